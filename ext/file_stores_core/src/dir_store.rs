@@ -1,0 +1,482 @@
+//! A store in a folder on disk.
+//!
+//! Every operation starts from a descriptor of the root folder and walks down
+//! with `openat(O_NOFOLLOW)`, so the store never follows a symbolic link and a
+//! link swapped in mid-operation cannot lead outside it. Hidden files and
+//! folders (names starting with a dot) are not part of the store: listing
+//! leaves them out and naming one is refused.
+//!
+//! Writes are atomic: the bytes go to a hidden temporary file beside the
+//! target, which is synced and then renamed over it, and the folder is synced
+//! after. A reader or a crash sees the old file or the new one, never a torn
+//! one, and a crash leaves at most a hidden temporary file, which the store
+//! does not show.
+//!
+//! Digests are sha256 of the bytes. They are cached per path with the file's
+//! device, inode, size, mtime and ctime, and not recomputed while those stay
+//! the same. Listing walks folders and hashes files in parallel (rayon).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
+
+use parking_lot::RwLock;
+use rayon::prelude::*;
+use rustix::fs::{openat, renameat, unlinkat, AtFlags, Dir, FileType, Mode, OFlags, Stat};
+use rustix::io::Errno;
+use sha2::{Digest, Sha256};
+
+use crate::cancel::Cancel;
+use crate::content_type;
+use crate::error::{Error, ErrorKind, Result};
+use crate::fsutil::{self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at};
+use crate::lock::{FolderLock, Held};
+use crate::path::{is_hidden, normalize, normalize_folder, split_parent, MAX_PATH_BYTES};
+
+/// What the store knows of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInfo {
+    /// The normalised relative path.
+    pub path: String,
+    pub byte_size: u64,
+    pub content_type: &'static str,
+    /// sha256 of the bytes, in lowercase hex.
+    pub digest: String,
+    pub mtime_sec: i64,
+    pub mtime_nsec: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fingerprint {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Fingerprint {
+    fn of(st: &Stat) -> Self {
+        Fingerprint {
+            dev: st.st_dev,
+            ino: st.st_ino,
+            size: st.st_size as u64,
+            mtime: (st.st_mtime, st.st_mtime_nsec as i64),
+            ctime: (st.st_ctime, st.st_ctime_nsec as i64),
+        }
+    }
+}
+
+struct Cached {
+    fingerprint: Fingerprint,
+    digest: String,
+    content_type: &'static str,
+}
+
+/// A folder on disk as a file store.
+pub struct DirStore {
+    root: PathBuf,
+    root_fd: OwnedFd,
+    max_bytes: Option<u64>,
+    lock: FolderLock,
+    cache: RwLock<HashMap<String, Cached>>,
+}
+
+const HASH_CHUNK: usize = 256 * 1024;
+const HIDDEN: &str = "hidden files and folders (names starting with a dot) are left out of this store";
+
+impl DirStore {
+    /// Opens the store at `root`, creating the folder when it is missing.
+    pub fn open(root: &Path, max_bytes: Option<u64>) -> Result<Self> {
+        let shown = root.display().to_string();
+        std::fs::create_dir_all(root).map_err(|e| Error::io(shown.clone(), e))?;
+        let root = root.canonicalize().map_err(|e| Error::io(shown.clone(), e))?;
+        let root_fd = rustix::fs::open(&root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())
+            .map_err(|e| Error::io(shown, errno_to_io(e)))?;
+        Ok(DirStore {
+            lock: FolderLock::new(&root),
+            root,
+            root_fd,
+            max_bytes,
+            cache: RwLock::new(HashMap::new()),
+        })
+    }
+
+    /// The absolute folder of the store.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn max_bytes(&self) -> Option<u64> {
+        self.max_bytes
+    }
+
+    /// The lock every write and delete takes; `with_lock` takes it too.
+    pub fn lock(&self) -> &FolderLock {
+        &self.lock
+    }
+
+    fn visible_file_path(path: &str) -> Result<String> {
+        let normalized = normalize(path)?;
+        if is_hidden(&normalized) {
+            return Err(Error::invalid(path, HIDDEN));
+        }
+        Ok(normalized)
+    }
+
+    /// The files in `folder` ("" for all), sorted by path.
+    pub fn list(&self, folder: &str, cancel: &Cancel) -> Result<Vec<FileInfo>> {
+        let folder = normalize_folder(folder)?;
+        if is_hidden(&folder) {
+            return Ok(Vec::new());
+        }
+        let dir = match open_folder(&self.root_fd, &folder, false) {
+            Ok(Some(dir)) => dir,
+            Ok(None) | Err(Error { kind: ErrorKind::Symlink | ErrorKind::NotAFolder, .. }) => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        let mut files = self.walk(dir, folder, cancel, &|dir, path, st| self.info_at(dir, path, st))?;
+        files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
+    }
+
+    /// The file at `path`, or `None`.
+    pub fn stat(&self, path: &str) -> Result<Option<FileInfo>> {
+        let path = Self::visible_file_path(path)?;
+        let (parent, name) = split_parent(&path);
+        let Some(dir) = self.open_existing_folder(parent)? else { return Ok(None) };
+        match stat_at(&dir, name, &path)? {
+            Some(st) if file_type(&st) == FileType::RegularFile => self.info_at(&dir, &path, &st),
+            _ => Ok(None),
+        }
+    }
+
+    /// The bytes of the file at `path`.
+    pub fn read(&self, path: &str) -> Result<Vec<u8>> {
+        let path = Self::visible_file_path(path)?;
+        let (parent, name) = split_parent(&path);
+        let not_found = || Error::new(ErrorKind::NotFound, path.clone());
+        let dir = self.open_existing_folder(parent)?.ok_or_else(not_found)?;
+        match open_regular(&dir, name, &path)? {
+            Some((file, st)) => fsutil::read_all(&file, st.st_size as u64, &path),
+            None => match stat_at(&dir, name, &path)? {
+                Some(st) if file_type(&st) == FileType::Directory => Err(Error::new(ErrorKind::IsFolder, path.clone())),
+                _ => Err(not_found()),
+            },
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically, creating folders as needed.
+    pub fn write(&self, path: &str, bytes: &[u8], owner: u64, cancel: &Cancel) -> Result<FileInfo> {
+        let path = Self::visible_file_path(path)?;
+        let (parent, name) = split_parent(&path);
+        let _held = Held::take(&self.lock, owner, cancel)?;
+        let dir = open_folder(&self.root_fd, parent, true)?.ok_or_else(|| Error::new(ErrorKind::NotFound, parent))?;
+        let old_size = match stat_at(&dir, name, &path)? {
+            None => 0,
+            Some(st) => match file_type(&st) {
+                FileType::RegularFile => st.st_size as u64,
+                FileType::Directory => return Err(Error::new(ErrorKind::IsFolder, path)),
+                FileType::Symlink => return Err(Error::new(ErrorKind::Symlink, path)),
+                _ => return Err(Error::invalid(path, "it is not a regular file")),
+            },
+        };
+        if let Some(max_bytes) = self.max_bytes {
+            let needed = self.total_size(cancel)?.saturating_sub(old_size) + bytes.len() as u64;
+            if needed > max_bytes {
+                return Err(Error::new(ErrorKind::Full { needed, max_bytes }, path));
+            }
+        }
+        let st = write_atomically(&dir, name, bytes, &path)?;
+        let info = FileInfo {
+            digest: hex(&Sha256::digest(bytes)),
+            content_type: content_type::detect(name, &bytes[..bytes.len().min(content_type::SNIFF_BYTES)]),
+            byte_size: bytes.len() as u64,
+            mtime_sec: st.st_mtime,
+            mtime_nsec: st.st_mtime_nsec as u32,
+            path,
+        };
+        self.remember(&info, &st);
+        Ok(info)
+    }
+
+    /// Deletes the file at `path`, returning what it was; `None` when there is none.
+    pub fn delete(&self, path: &str, owner: u64, cancel: &Cancel) -> Result<Option<FileInfo>> {
+        let path = Self::visible_file_path(path)?;
+        let _held = Held::take(&self.lock, owner, cancel)?;
+        self.delete_held(&path)
+    }
+
+    fn delete_held(&self, path: &str) -> Result<Option<FileInfo>> {
+        let (parent, name) = split_parent(path);
+        let Some(dir) = self.open_existing_folder(parent)? else { return Ok(None) };
+        let info = match stat_at(&dir, name, path)? {
+            Some(st) if file_type(&st) == FileType::RegularFile => self.info_at(&dir, path, &st)?,
+            Some(st) if file_type(&st) == FileType::Directory => {
+                return Err(Error::new(ErrorKind::IsFolder, path));
+            }
+            _ => return Ok(None),
+        };
+        match unlinkat(&dir, name, AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => {}
+            Err(e) => return Err(Error::io(path, errno_to_io(e))),
+        }
+        self.cache.write().remove(path);
+        Ok(info)
+    }
+
+    /// Deletes every file in `folder`, and the folders left empty, returning
+    /// the deleted files.
+    pub fn delete_folder(&self, folder: &str, owner: u64, cancel: &Cancel) -> Result<Vec<FileInfo>> {
+        let folder = Self::visible_file_path(folder)?;
+        let _held = Held::take(&self.lock, owner, cancel)?;
+        let files = self.list(&folder, cancel)?;
+        let mut deleted = Vec::with_capacity(files.len());
+        for file in &files {
+            cancel.check()?;
+            if let Some(info) = self.delete_held(&file.path)? {
+                deleted.push(info);
+            }
+        }
+        self.remove_empty_folders(&folder);
+        Ok(deleted)
+    }
+
+    /// Best effort: removes `folder` and the folders in it that hold nothing
+    /// (hidden files keep a folder, since the store cannot see them).
+    fn remove_empty_folders(&self, folder: &str) {
+        let (parent, name) = split_parent(folder);
+        if let Ok(Some(dir)) = open_folder(&self.root_fd, parent, false) {
+            remove_empty_tree(&dir, name);
+        }
+    }
+
+    /// The total size of the store's files.
+    pub fn total_size(&self, cancel: &Cancel) -> Result<u64> {
+        let root = open_folder(&self.root_fd, "", false)?.ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
+        let sizes = self.walk(root, String::new(), cancel, &|_, _, st| Ok(Some(st.st_size as u64)))?;
+        Ok(sizes.iter().sum())
+    }
+
+    fn open_existing_folder(&self, folder: &str) -> Result<Option<OwnedFd>> {
+        match open_folder(&self.root_fd, folder, false) {
+            Err(Error { kind: ErrorKind::Symlink | ErrorKind::NotAFolder, .. }) => Ok(None),
+            other => other,
+        }
+    }
+
+    /// What the store knows of the regular file `path` (named by its last
+    /// component in `dir`), from the cache when its fingerprint still holds.
+    fn info_at(&self, dir: &OwnedFd, path: &str, st: &Stat) -> Result<Option<FileInfo>> {
+        let fingerprint = Fingerprint::of(st);
+        let found = |digest: String, content_type: &'static str, st: &Stat| FileInfo {
+            path: path.to_owned(),
+            byte_size: st.st_size as u64,
+            content_type,
+            digest,
+            mtime_sec: st.st_mtime,
+            mtime_nsec: st.st_mtime_nsec as u32,
+        };
+        if let Some(c) = self.cache.read().get(path) {
+            if c.fingerprint == fingerprint {
+                return Ok(Some(found(c.digest.clone(), c.content_type, st)));
+            }
+        }
+        let (_, name) = split_parent(path);
+        let Some((file, st)) = open_regular(dir, name, path)? else { return Ok(None) };
+        let (digest, head) = hash_file(&file, path)?;
+        let content_type = content_type::detect(name, &head);
+        let after = rustix::fs::fstat(&file).map_err(|e| Error::io(path, errno_to_io(e)))?;
+        let info = found(digest, content_type, &after);
+        if Fingerprint::of(&after) == Fingerprint::of(&st) {
+            // Changed while hashing: return it, but do not trust it later.
+            self.remember(&info, &after);
+        }
+        Ok(Some(info))
+    }
+
+    fn remember(&self, info: &FileInfo, st: &Stat) {
+        self.cache.write().insert(
+            info.path.clone(),
+            Cached { fingerprint: Fingerprint::of(st), digest: info.digest.clone(), content_type: info.content_type },
+        );
+    }
+
+    /// Walks `dir` (the folder `rel`) in parallel, calling `visit` for each
+    /// visible regular file and collecting what it returns.
+    fn walk<T: Send>(
+        &self,
+        dir: OwnedFd,
+        rel: String,
+        cancel: &Cancel,
+        visit: &(dyn Fn(&OwnedFd, &str, &Stat) -> Result<Option<T>> + Sync),
+    ) -> Result<Vec<T>> {
+        cancel.check()?;
+        let mut files = Vec::new();
+        let mut folders = Vec::new();
+        for (name, st) in read_visible_entries(&dir, &rel)? {
+            let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            match file_type(&st) {
+                FileType::RegularFile => files.push((path, st)),
+                // Deeper than a store path can reach: nothing there is addressable.
+                FileType::Directory if path.len() <= MAX_PATH_BYTES => folders.push(path),
+                _ => {}
+            }
+        }
+        let (found, nested) = rayon::join(
+            || -> Result<Vec<T>> {
+                files
+                    .par_iter()
+                    .map(|(path, st)| {
+                        cancel.check()?;
+                        visit(&dir, path, st)
+                    })
+                    .filter_map(Result::transpose)
+                    .collect()
+            },
+            || -> Result<Vec<Vec<T>>> {
+                folders
+                    .into_par_iter()
+                    .map(|path| {
+                        let (_, name) = split_parent(&path);
+                        match open_subdir(&dir, name, false, &path) {
+                            Ok(Some(sub)) => self.walk(sub, path, cancel, visit),
+                            // Gone, or swapped for a link, since we read the folder.
+                            Ok(None) | Err(Error { kind: ErrorKind::Symlink | ErrorKind::NotAFolder, .. }) => {
+                                Ok(Vec::new())
+                            }
+                            Err(e) => Err(e),
+                        }
+                    })
+                    .collect()
+            },
+        );
+        let mut found = found?;
+        for mut more in nested? {
+            found.append(&mut more);
+        }
+        Ok(found)
+    }
+}
+
+/// The visible entries of a folder, with their `lstat`.
+fn read_visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, Stat)>> {
+    let mut entries = Vec::new();
+    let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
+    while let Some(entry) = reader.read() {
+        let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
+        let Ok(name) = entry.file_name().to_str() else { continue };
+        // Hidden names, "." and "..", and names that are not UTF-8 are not store paths.
+        if name.starts_with('.') {
+            continue;
+        }
+        let name = name.to_owned();
+        if let Some(st) = stat_at(dir, &name, rel)? {
+            entries.push((name, st));
+        }
+    }
+    Ok(entries)
+}
+
+fn hash_file(mut file: &File, path: &str) -> Result<(String, Vec<u8>)> {
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; HASH_CHUNK];
+    let mut head = Vec::new();
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        if head.len() < content_type::SNIFF_BYTES {
+            let take = n.min(content_type::SNIFF_BYTES - head.len());
+            head.extend_from_slice(&buf[..take]);
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok((hex(&hasher.finalize()), head))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Writes a hidden temporary file in `dir`, syncs it, renames it over `name`
+/// and syncs `dir`. Returns the new file's stat.
+fn write_atomically(dir: &OwnedFd, name: &str, bytes: &[u8], path: &str) -> Result<Stat> {
+    let io = |e: Errno| Error::io(path, errno_to_io(e));
+    let (tmp_name, fd) = loop {
+        let candidate = format!(".{}.{:016x}.tmp", truncate_name(name), fastrand::u64(..));
+        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        match openat(dir, &candidate, flags, Mode::from_bits_truncate(0o666)) {
+            Ok(fd) => break (candidate, fd),
+            Err(Errno::EXIST) => continue,
+            Err(e) => return Err(io(e)),
+        }
+    };
+    let result = (|| {
+        let mut file = File::from(fd);
+        file.write_all(bytes).map_err(|e| Error::io(path, e))?;
+        file.sync_all().map_err(|e| Error::io(path, e))?;
+        let st = rustix::fs::fstat(&file).map_err(io)?;
+        renameat(dir, &tmp_name, dir, name).map_err(|e| match e {
+            Errno::ISDIR => Error::new(ErrorKind::IsFolder, path),
+            e => io(e),
+        })?;
+        Ok(st)
+    })();
+    match result {
+        Ok(st) => {
+            rustix::fs::fsync(dir.as_fd()).map_err(io)?;
+            Ok(st)
+        }
+        Err(e) => {
+            let _ = unlinkat(dir, &tmp_name, AtFlags::empty());
+            Err(e)
+        }
+    }
+}
+
+/// Keeps temporary names within NAME_MAX: a dot, the name, 18 more characters.
+fn truncate_name(name: &str) -> &str {
+    let mut end = name.len().min(200);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
+/// Removes the folder `name` in `dir` if, after removing its empty
+/// subfolders, it holds nothing. Never follows links.
+fn remove_empty_tree(dir: &OwnedFd, name: &str) {
+    if let Ok(Some(sub)) = open_subdir(dir, name, false, name) {
+        if let Ok(mut reader) = Dir::read_from(&sub) {
+            let mut children = Vec::new();
+            while let Some(Ok(entry)) = reader.read() {
+                if let Ok(child) = entry.file_name().to_str() {
+                    if child != "." && child != ".." {
+                        children.push(child.to_owned());
+                    }
+                }
+            }
+            for child in children {
+                remove_empty_tree(&sub, &child);
+            }
+        }
+        // Fails, as it should, when the folder still holds anything.
+        let _ = unlinkat(dir, name, AtFlags::REMOVEDIR);
+    }
+}
+
+#[cfg(test)]
+#[path = "dir_store_tests.rs"]
+mod tests;

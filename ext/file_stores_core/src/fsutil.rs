@@ -1,0 +1,115 @@
+//! Small `*at` helpers: every file-system step starts from a folder
+//! descriptor and refuses to follow symbolic links, so a link swapped in
+//! between a check and a use cannot lead outside the store.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::{AsFd, OwnedFd};
+
+use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat};
+use rustix::io::Errno;
+
+use crate::error::{Error, ErrorKind, Result};
+
+pub const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+
+/// Opens a regular file for reading. O_NONBLOCK keeps a FIFO swapped in after
+/// a check from blocking the open; the type is verified on the descriptor.
+pub const READ_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC)
+    .union(OFlags::NOCTTY)
+    .union(OFlags::NONBLOCK);
+
+pub fn errno_to_io(e: Errno) -> std::io::Error {
+    std::io::Error::from_raw_os_error(e.raw_os_error())
+}
+
+/// `lstat` of `name` in `dir`; `None` when it does not exist.
+pub fn stat_at<Fd: AsFd>(dir: Fd, name: &str, path: &str) -> Result<Option<Stat>> {
+    match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(st) => Ok(Some(st)),
+        Err(Errno::NOENT) => Ok(None),
+        Err(e) => Err(Error::io(path, errno_to_io(e))),
+    }
+}
+
+pub fn file_type(st: &Stat) -> FileType {
+    FileType::from_raw_mode(st.st_mode)
+}
+
+/// Opens the folder `name` in `dir` without following a link. With `create`,
+/// makes it first when it is missing.
+pub fn open_subdir<Fd: AsFd>(dir: Fd, name: &str, create: bool, path: &str) -> Result<Option<OwnedFd>> {
+    let dir = dir.as_fd();
+    loop {
+        match openat(dir, name, DIR_FLAGS, Mode::empty()) {
+            Ok(fd) => return Ok(Some(fd)),
+            Err(Errno::NOENT) if create => match rustix::fs::mkdirat(dir, name, Mode::from_bits_truncate(0o777)) {
+                Ok(()) | Err(Errno::EXIST) => continue,
+                Err(e) => return Err(Error::io(path, errno_to_io(e))),
+            },
+            Err(Errno::NOENT) => return Ok(None),
+            Err(Errno::LOOP) | Err(Errno::NOTDIR) => {
+                let kind = match stat_at(dir, name, path)? {
+                    Some(st) if file_type(&st) == FileType::Symlink => ErrorKind::Symlink,
+                    Some(_) => ErrorKind::NotAFolder,
+                    None => continue,
+                };
+                return Err(Error::new(kind, path));
+            }
+            Err(e) => return Err(Error::io(path, errno_to_io(e))),
+        }
+    }
+}
+
+/// Opens the folder `folder` (a normalised relative path, "" for the root)
+/// below `root`, component by component.
+pub fn open_folder(root: &OwnedFd, folder: &str, create: bool) -> Result<Option<OwnedFd>> {
+    let mut current = match openat(root, ".", DIR_FLAGS, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(e) => return Err(Error::io(folder, errno_to_io(e))),
+    };
+    if folder.is_empty() {
+        return Ok(Some(current));
+    }
+    let mut walked = String::with_capacity(folder.len());
+    for part in folder.split('/') {
+        if !walked.is_empty() {
+            walked.push('/');
+        }
+        walked.push_str(part);
+        match open_subdir(&current, part, create, &walked)? {
+            Some(fd) => current = fd,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(current))
+}
+
+/// Opens a regular file in `dir` for reading; `None` when it is missing or is
+/// not a regular file (a link, a folder, a device).
+pub fn open_regular<Fd: AsFd>(dir: Fd, name: &str, path: &str) -> Result<Option<(File, Stat)>> {
+    let fd = match openat(dir, name, READ_FLAGS, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT) | Err(Errno::LOOP) | Err(Errno::NXIO) => return Ok(None),
+        Err(e) => return Err(Error::io(path, errno_to_io(e))),
+    };
+    let st = rustix::fs::fstat(&fd).map_err(|e| Error::io(path, errno_to_io(e)))?;
+    if file_type(&st) != FileType::RegularFile {
+        return Ok(None);
+    }
+    // Reads should block normally from here on.
+    rustix::fs::fcntl_setfl(&fd, OFlags::empty()).map_err(|e| Error::io(path, errno_to_io(e)))?;
+    Ok(Some((File::from(fd), st)))
+}
+
+/// Reads all of `file`, whose size was `hint`.
+pub fn read_all(mut file: &File, hint: u64, path: &str) -> Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(usize::try_from(hint).unwrap_or(0).saturating_add(1));
+    file.read_to_end(&mut buf).map_err(|e| Error::io(path, e))?;
+    Ok(buf)
+}

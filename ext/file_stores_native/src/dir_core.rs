@@ -1,0 +1,130 @@
+//! `RubyLLM::FileStores::Native::DirCore`: the native half of
+//! `RubyLLM::NativeDir`. Its methods are internal: the Ruby class checks
+//! arguments, builds `StoredFile`s from the arrays returned here, and carries
+//! the documentation.
+//!
+//! A file travels to Ruby as `[path, byte_size, content_type, digest,
+//! mtime_sec, mtime_nsec]`.
+
+use std::path::PathBuf;
+
+use file_stores_core::{DirStore, FileInfo};
+use magnus::{method, prelude::*, function, Error, RArray, RModule, RString, Ruby, Value};
+
+use crate::nogvl::{guarded, nogvl};
+
+#[magnus::wrap(class = "RubyLLM::FileStores::Native::DirCore", free_immediately, size)]
+pub struct DirCore {
+    store: DirStore,
+}
+
+fn file_to_ruby(ruby: &Ruby, f: &FileInfo) -> Result<RArray, Error> {
+    let row = ruby.ary_new_capa(6);
+    row.push(ruby.str_new(&f.path))?;
+    row.push(f.byte_size)?;
+    row.push(ruby.str_new(f.content_type))?;
+    row.push(ruby.str_new(&f.digest))?;
+    row.push(f.mtime_sec)?;
+    row.push(f.mtime_nsec)?;
+    Ok(row)
+}
+
+fn files_to_ruby(ruby: &Ruby, files: &[FileInfo]) -> Result<RArray, Error> {
+    let list = ruby.ary_new_capa(files.len());
+    for f in files {
+        list.push(file_to_ruby(ruby, f)?)?;
+    }
+    Ok(list)
+}
+
+fn optional_file(ruby: &Ruby, f: Option<FileInfo>) -> Result<Value, Error> {
+    match f {
+        Some(f) => Ok(file_to_ruby(ruby, &f)?.as_value()),
+        None => Ok(ruby.qnil().as_value()),
+    }
+}
+
+impl DirCore {
+    fn open(ruby: &Ruby, root: String, max_bytes: Option<u64>) -> Result<Self, Error> {
+        let root = PathBuf::from(root);
+        let store = nogvl(ruby, |_| DirStore::open(&root, max_bytes))?;
+        Ok(DirCore { store })
+    }
+
+    fn root(&self) -> String {
+        self.store.root().to_string_lossy().into_owned()
+    }
+
+    fn list(ruby: &Ruby, rb_self: &Self, folder: String) -> Result<RArray, Error> {
+        let files = nogvl(ruby, |cancel| rb_self.store.list(&folder, cancel))?;
+        guarded(ruby, || files_to_ruby(ruby, &files))
+    }
+
+    fn stat(ruby: &Ruby, rb_self: &Self, path: String) -> Result<Value, Error> {
+        let file = nogvl(ruby, |_| rb_self.store.stat(&path))?;
+        optional_file(ruby, file)
+    }
+
+    fn read(ruby: &Ruby, rb_self: &Self, path: String) -> Result<RString, Error> {
+        let bytes = nogvl(ruby, |_| rb_self.store.read(&path))?;
+        Ok(ruby.str_from_slice(&bytes))
+    }
+
+    fn write(ruby: &Ruby, rb_self: &Self, path: String, content: RString, owner: u64) -> Result<RArray, Error> {
+        // SAFETY: the slice is copied at once, before any Ruby code can run
+        // and change or free the string's buffer.
+        let bytes = unsafe { content.as_slice() }.to_vec();
+        let file = nogvl(ruby, |cancel| rb_self.store.write(&path, &bytes, owner, cancel))?;
+        file_to_ruby(ruby, &file)
+    }
+
+    fn delete(ruby: &Ruby, rb_self: &Self, path: String, owner: u64) -> Result<Value, Error> {
+        let file = nogvl(ruby, |cancel| rb_self.store.delete(&path, owner, cancel))?;
+        optional_file(ruby, file)
+    }
+
+    fn delete_folder(ruby: &Ruby, rb_self: &Self, folder: String, owner: u64) -> Result<RArray, Error> {
+        let files = nogvl(ruby, |cancel| rb_self.store.delete_folder(&folder, owner, cancel))?;
+        files_to_ruby(ruby, &files)
+    }
+
+    fn lock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<(), Error> {
+        nogvl(ruby, |cancel| rb_self.store.lock().acquire(owner, cancel))
+    }
+
+    fn unlock(&self, owner: u64) -> bool {
+        self.store.lock().release(owner)
+    }
+
+    fn locked_by(&self, owner: u64) -> bool {
+        self.store.lock().held_by(owner)
+    }
+
+    fn total_size(ruby: &Ruby, rb_self: &Self) -> Result<u64, Error> {
+        nogvl(ruby, |cancel| rb_self.store.total_size(cancel))
+    }
+
+    fn max_bytes(&self) -> Option<u64> {
+        self.store.max_bytes()
+    }
+}
+
+pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
+    let class = native.define_class("DirCore", ruby.class_object())?;
+    class.undef_default_alloc_func();
+    class.define_singleton_method("open", function!(DirCore::open, 2))?;
+    class.define_method("root", method!(DirCore::root, 0))?;
+    class.define_method("list", method!(DirCore::list, 1))?;
+    class.define_method("stat", method!(DirCore::stat, 1))?;
+    class.define_method("read", method!(DirCore::read, 1))?;
+    class.define_method("write", method!(DirCore::write, 3))?;
+    class.define_method("delete", method!(DirCore::delete, 2))?;
+    class.define_method("delete_folder", method!(DirCore::delete_folder, 2))?;
+    class.define_method("lock", method!(DirCore::lock, 1))?;
+    class.define_method("unlock", method!(DirCore::unlock, 1))?;
+    class.define_method("locked_by?", method!(DirCore::locked_by, 1))?;
+    class.define_method("total_size", method!(DirCore::total_size, 0))?;
+    class.define_method("max_bytes", method!(DirCore::max_bytes, 0))?;
+    Ok(())
+}
+

@@ -1,0 +1,23 @@
+//! # file_stores_native
+//!
+//! The thin magnus binding of `file_stores_core` for the Ruby gem
+//! `ruby_llm-file_stores-native`. One file per Ruby class or module, each
+//! with an `init`; all work happens in the core, called through
+//! [`nogvl::nogvl`] so the GVL is released and panics become Ruby errors.
+
+mod dir_core;
+mod errors;
+mod native_module;
+mod nogvl;
+
+use magnus::{prelude::*, Error, Ruby};
+
+#[magnus::init]
+fn init(ruby: &Ruby) -> Result<(), Error> {
+    let ruby_llm = ruby.define_module("RubyLLM")?;
+    let stores = ruby_llm.define_module("FileStores")?;
+    let native = stores.define_module("Native")?;
+    native_module::init(ruby, native)?;
+    dir_core::init(ruby, native)?;
+    Ok(())
+}

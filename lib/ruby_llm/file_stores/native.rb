@@ -1,0 +1,17 @@
+# frozen_string_literal: true
+
+# ruby_llm-file_stores-native: file stores for RubyLLM chats and agents, with
+# a Rust core. Works with ruby_llm loaded, and on its own as a library.
+#
+#   require 'ruby_llm/file_stores/native'
+#   store = RubyLLM::NativeDir.new('tmp/work')
+
+require_relative 'native/version'
+require_relative 'native/errors'
+require_relative 'native/extension'
+require_relative 'native/text_cache'
+require_relative 'native/stored_file'
+require_relative 'native/store_methods'
+require_relative 'native/file_store'
+require_relative 'native/memory'
+require_relative 'native/native_dir'

@@ -1,0 +1,113 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  # A folder on disk as a file store, with its work done in Rust.
+  #
+  #   store = RubyLLM::NativeDir.new('tmp/work')
+  #   store.write('brief.md', "# Brief\n")
+  #   store.list  # => [#<RubyLLM::StoredFile path: "brief.md", byte_size: 8, content_type: "text/markdown">]
+  #
+  # - Creates its folder when it is missing.
+  # - Leaves out hidden files and folders (names starting with a dot), and
+  #   refuses paths that name one.
+  # - Never follows symbolic links: a link in the folder is not listed, read,
+  #   written through or deleted through.
+  # - Writes atomically (a temporary file, synced, then renamed), so a reader
+  #   or a crash sees the old bytes or the new, never a torn file.
+  # - Detects content types from file names, and from file signatures when a
+  #   name does not tell; the content_type: given to write is not kept, since
+  #   a folder has nowhere to keep it.
+  # - Caches sha256 digests by file fingerprint (device, inode, size, mtime,
+  #   ctime).
+  # - Locks its folder across processes (flock) and threads; with_lock is
+  #   reentrant, and every write and delete takes the lock.
+  #
+  # RubyLLM::FileStore::Directory is the same class.
+  class NativeDir < FileStore
+    Core = FileStores::Native::DirCore
+    private_constant :Core
+
+    # Opens the store in +root+ (created when missing). +max_bytes+ caps the
+    # total size of its files; a write past it raises RubyLLM::FileStoreFullError.
+    def initialize(root, max_bytes: nil)
+      super()
+      root = root.to_path if root.respond_to?(:to_path)
+      raise ArgumentError, "root must be a folder path String, not #{root.class}" unless root.is_a?(String)
+      if max_bytes && !(max_bytes.is_a?(Integer) && max_bytes.positive?)
+        raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
+      end
+
+      @core = Core.open(File.expand_path(root), max_bytes)
+    end
+
+    # The absolute path of the folder.
+    def local_root
+      @core.root
+    end
+
+    # The total size of the files in bytes, and the cap (or nil).
+    def total_size = @core.total_size
+    def max_bytes = @core.max_bytes
+
+    def list(folder = nil)
+      @core.list(FileStore.folder(folder)).map { |row| stored_file(row) }
+    end
+
+    def [](path)
+      row = @core.stat(FileStore.path(path))
+      row && stored_file(row)
+    end
+
+    def read(path)
+      @core.read(FileStore.path(path))
+    end
+
+    def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
+      path = FileStore.path(path)
+      stored_file(@core.write(path, FileStore::Memory.bytes_of(content), lock_owner))
+    end
+
+    def delete(path)
+      row = @core.delete(FileStore.path(path), lock_owner)
+      row && stored_file(row)
+    end
+
+    def delete_folder(folder)
+      @core.delete_folder(FileStore.path(folder), lock_owner).map { |row| stored_file(row) }
+    end
+
+    # Runs the block holding the folder's lock, which other processes on the
+    # machine honour too. Reentrant for the fiber that holds it.
+    def with_lock
+      raise ArgumentError, 'with_lock needs a block' unless block_given?
+
+      owner = lock_owner
+      @core.lock(owner)
+      begin
+        yield
+      ensure
+        @core.unlock(owner)
+      end
+    end
+
+    def inspect
+      "#<#{self.class.name} #{local_root}>"
+    end
+
+    private
+
+    def lock_owner
+      Fiber.current.object_id
+    end
+
+    def stored_file(row)
+      path, byte_size, content_type, digest, sec, nsec = row
+      StoredFile.new(path: path, byte_size: byte_size, content_type: content_type, digest: digest,
+                     updated_at: Time.at(sec, nsec, :nsec))
+    end
+  end
+
+  class FileStore
+    Directory = NativeDir unless const_defined?(:Directory, false)
+  end
+end

@@ -1,0 +1,146 @@
+# frozen_string_literal: true
+
+require 'monitor'
+
+module RubyLLM
+  module FileStores
+    module Native
+      # What every RubyLLM::FileStore has on top of the five methods a store
+      # implements (list, [], read, write, delete). RubyLLM::FileStore includes
+      # it, so a method that ruby_llm itself defines on FileStore wins and this
+      # module only fills what is missing.
+      module StoreMethods
+        def initialize(*)
+          super()
+          file_store_state
+        end
+
+        # The files inside +folder+ (all files when nil), sorted by path.
+        def list(_folder = nil)
+          raise NotImplementedError, "#{self.class} must implement list(folder = nil)"
+        end
+
+        # The StoredFile at +path+, or nil.
+        def [](_path)
+          raise NotImplementedError, "#{self.class} must implement [](path)"
+        end
+
+        # The bytes of the file at +path+; raises RubyLLM::FileNotFoundError.
+        def read(_path)
+          raise NotImplementedError, "#{self.class} must implement read(path)"
+        end
+
+        # Writes +content+ (a String or an IO) to +path+ and returns the StoredFile.
+        def write(_path, _content, content_type: nil)
+          raise NotImplementedError, "#{self.class} must implement write(path, content, content_type: nil)"
+        end
+
+        # Deletes the file at +path+ and returns it, or nil when there is none.
+        def delete(_path)
+          raise NotImplementedError, "#{self.class} must implement delete(path)"
+        end
+
+        # The StoredFile at +path+; raises RubyLLM::FileNotFoundError when there is none.
+        def find(path)
+          self[path] || raise(RubyLLM::FileNotFoundError, "#{RubyLLM::FileStore.path(path)} does not exist")
+        end
+
+        # Whether a file exists at +path+.
+        def exist?(path)
+          !self[path].nil?
+        end
+
+        # Deletes every file in +folder+ and returns the deleted files.
+        def delete_folder(folder)
+          folder = RubyLLM::FileStore.path(folder)
+          with_lock { list(folder).filter_map { |file| delete(file.path) } }
+        end
+
+        # Runs the block holding the store's lock. Reentrant: the holder may
+        # take it again. This default locks within the process; a store that
+        # several processes share should override it.
+        def with_lock(&block)
+          raise ArgumentError, 'with_lock needs a block' unless block
+
+          file_store_state.fetch(:monitor).synchronize(&block)
+        end
+
+        # The folder holding the store's files on disk, or nil for a store
+        # that keeps them elsewhere.
+        def local_root
+          nil
+        end
+
+        # The text a converter made of +file+ (a StoredFile), or nil.
+        def cached_text(file)
+          file_store_state.fetch(:texts)[text_key(file)]
+        end
+
+        # Keeps the text a converter made of +file+.
+        def cache_text(file, text)
+          file_store_state.fetch(:texts)[text_key(file)] = text
+        end
+
+        # The digest of what the model last read at +path+, or nil.
+        def read_digest(path)
+          state = file_store_state
+          state.fetch(:mutex).synchronize { state.fetch(:reads)[RubyLLM::FileStore.path(path)] }
+        end
+
+        # Remembers that the model read +path+ when its digest was +digest+.
+        def record_read(path, digest)
+          state = file_store_state
+          path = RubyLLM::FileStore.path(path)
+          state.fetch(:mutex).synchronize do
+            digest.nil? ? state.fetch(:reads).delete(path) : state.fetch(:reads)[path] = digest
+          end
+        end
+
+        # The file's text: text files as they are (invalid UTF-8 replaced),
+        # other formats through the text the store keeps for them. Raises
+        # RubyLLM::FileNotFoundError, or ConversionError when nothing reads
+        # the format.
+        def text(path)
+          file = find(path)
+          if Native.text_content_type?(file.content_type)
+            return Native.text_from_bytes(read(file.path))
+          end
+
+          cached_text(file) ||
+            raise(RubyLLM::FileStore::ConversionError,
+                  "#{file.path} (#{file.content_type}) has no text: no converter reads this format")
+        end
+
+        private
+
+        STATE_LOCK = Mutex.new
+        private_constant :STATE_LOCK
+
+        # The store's own state, made on first use so that a store whose
+        # initialize does not call super still works.
+        def file_store_state
+          @file_store_state || STATE_LOCK.synchronize do
+            @file_store_state ||= { monitor: Monitor.new, mutex: Mutex.new, reads: {}, texts: TextCache.new }
+          end
+        end
+
+        def text_key(file)
+          file.digest || "#{file.path}\0#{file.byte_size}\0#{file.updated_at&.to_r}"
+        end
+      end
+
+      # Text from the bytes of a text file: UTF-16 with a BOM transcoded,
+      # invalid UTF-8 replaced, a UTF-8 BOM dropped.
+      def self.text_from_bytes(bytes)
+        if bytes.start_with?("\xFF\xFE".b, "\xFE\xFF".b)
+          encoding = bytes.start_with?("\xFF\xFE".b) ? Encoding::UTF_16LE : Encoding::UTF_16BE
+          return bytes.byteslice(2..).force_encoding(encoding).encode(Encoding::UTF_8, invalid: :replace,
+                                                                                      undef: :replace)
+        end
+        text = bytes.dup.force_encoding(Encoding::UTF_8)
+        text = text.scrub unless text.valid_encoding?
+        text.delete_prefix("\uFEFF")
+      end
+    end
+  end
+end

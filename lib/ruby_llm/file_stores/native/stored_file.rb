@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  # One file in a FileStore: its path, size, type and digest. A value: two
+  # StoredFiles with the same attributes are equal.
+  #
+  #   file = store.find('reports/q3.pdf')
+  #   file.filename      # => "q3.pdf"
+  #   file.human_size    # => "2.1 MB"
+  class StoredFile
+    # The relative path, with forward slashes, like "reports/q3.pdf".
+    attr_reader :path
+    # The size in bytes.
+    attr_reader :byte_size
+    # The content type, like "application/pdf".
+    attr_reader :content_type
+    # The sha256 of the bytes in lowercase hex, or nil when the store cannot tell.
+    attr_reader :digest
+    # When the file last changed, or nil when the store cannot tell.
+    attr_reader :updated_at
+
+    UNITS = %w[KB MB GB TB PB].freeze
+    private_constant :UNITS
+
+    def initialize(path:, byte_size:, content_type:, digest: nil, updated_at: nil)
+      @path = -path.to_s
+      @byte_size = Integer(byte_size)
+      @content_type = -content_type.to_s
+      @digest = digest && -digest.to_s
+      @updated_at = updated_at
+      freeze
+    end
+
+    # The last part of the path: "q3.pdf" for "reports/q3.pdf".
+    def filename
+      File.basename(path)
+    end
+
+    # The size for people and models: "812 bytes", "48 KB", "2.1 MB".
+    def human_size
+      return byte_size == 1 ? '1 byte' : "#{byte_size} bytes" if byte_size < 1024
+
+      size = byte_size.to_f
+      unit = UNITS.find do
+        size /= 1024
+        size < 1024
+      end || UNITS.last
+      size < 10 ? "#{format('%.1f', size).delete_suffix('.0')} #{unit}" : "#{size.round} #{unit}"
+    end
+
+    def to_h
+      { path: path, filename: filename, byte_size: byte_size, content_type: content_type, digest: digest,
+        updated_at: updated_at }
+    end
+
+    def ==(other)
+      other.is_a?(StoredFile) && other.path == path && other.byte_size == byte_size &&
+        other.content_type == content_type && other.digest == digest
+    end
+    alias eql? ==
+
+    def hash
+      [path, byte_size, content_type, digest].hash
+    end
+
+    def inspect
+      "#<#{self.class.name} path: #{path.inspect}, byte_size: #{byte_size}, content_type: #{content_type.inspect}>"
+    end
+    alias to_s inspect
+  end
+end
