@@ -138,7 +138,10 @@ pub fn sniff(head: &[u8]) -> &'static str {
         "application/pdf"
     } else if starts(b"II*\0") || starts(b"MM\0*") {
         "image/tiff"
-    } else if head.len() >= 12 && &head[4..8] == b"ftyp" && matches!(&head[8..12], b"heic" | b"heix" | b"mif1") {
+    } else if head.len() >= 12
+        && &head[4..8] == b"ftyp"
+        && matches!(&head[8..12], b"heic" | b"heix" | b"mif1")
+    {
         "image/heic"
     } else if starts(b"PK\x03\x04") {
         "application/zip"
@@ -207,7 +210,10 @@ mod tests {
     fn signatures_when_the_name_does_not_tell() {
         assert_eq!(detect("scan", b"%PDF-1.4\n"), "application/pdf");
         assert_eq!(detect("photo", b"\xff\xd8\xff\xe0\0\x10JFIF"), "image/jpeg");
-        assert_eq!(detect("pic.unknownext", b"\x89PNG\r\n\x1a\nxxxx"), "image/png");
+        assert_eq!(
+            detect("pic.unknownext", b"\x89PNG\r\n\x1a\nxxxx"),
+            "image/png"
+        );
         assert_eq!(detect("anim", b"GIF89a...."), "image/gif");
         assert_eq!(detect("w", b"RIFF\0\0\0\0WEBPVP8 "), "image/webp");
         assert_eq!(detect("notes", b"plain words\n"), "text/plain");

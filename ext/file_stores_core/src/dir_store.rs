@@ -7,10 +7,10 @@
 //! leaves them out and naming one is refused.
 //!
 //! Writes are atomic: the bytes go to a hidden temporary file beside the
-//! target, which is synced and then renamed over it, and the folder is synced
-//! after. A reader or a crash sees the old file or the new one, never a torn
+//! target, which is synced and then renamed over it. A reader or a crash sees the old file or the new one, never a torn
 //! one, and a crash leaves at most a hidden temporary file, which the store
-//! does not show.
+//! does not show. (The folder is not synced after the rename, so after a
+//! power loss a write may be undone, but never torn.)
 //!
 //! Digests are sha256 of the bytes. They are cached per path with the file's
 //! device, inode, size, mtime and ctime, and not recomputed while those stay
@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
 use parking_lot::RwLock;
@@ -31,7 +31,9 @@ use sha2::{Digest, Sha256};
 use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fsutil::{self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at};
+use crate::fsutil::{
+    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at,
+};
 use crate::lock::{FolderLock, Held};
 use crate::path::{is_hidden, normalize, normalize_folder, split_parent, MAX_PATH_BYTES};
 
@@ -84,17 +86,27 @@ pub struct DirStore {
     cache: RwLock<HashMap<String, Cached>>,
 }
 
+/// What a walk does with each visible regular file: (its folder, its path, its stat).
+type Visit<'a, T> = dyn Fn(&OwnedFd, &str, &Stat) -> Result<Option<T>> + Sync + 'a;
+
 const HASH_CHUNK: usize = 256 * 1024;
-const HIDDEN: &str = "hidden files and folders (names starting with a dot) are left out of this store";
+const HIDDEN: &str =
+    "hidden files and folders (names starting with a dot) are left out of this store";
 
 impl DirStore {
     /// Opens the store at `root`, creating the folder when it is missing.
     pub fn open(root: &Path, max_bytes: Option<u64>) -> Result<Self> {
         let shown = root.display().to_string();
         std::fs::create_dir_all(root).map_err(|e| Error::io(shown.clone(), e))?;
-        let root = root.canonicalize().map_err(|e| Error::io(shown.clone(), e))?;
-        let root_fd = rustix::fs::open(&root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())
-            .map_err(|e| Error::io(shown, errno_to_io(e)))?;
+        let root = root
+            .canonicalize()
+            .map_err(|e| Error::io(shown.clone(), e))?;
+        let root_fd = rustix::fs::open(
+            &root,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| Error::io(shown, errno_to_io(e)))?;
         Ok(DirStore {
             lock: FolderLock::new(&root),
             root,
@@ -134,35 +146,47 @@ impl DirStore {
         }
         let dir = match open_folder(&self.root_fd, &folder, false) {
             Ok(Some(dir)) => dir,
-            Ok(None) | Err(Error { kind: ErrorKind::Symlink | ErrorKind::NotAFolder, .. }) => return Ok(Vec::new()),
+            Ok(None)
+            | Err(Error {
+                kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                ..
+            }) => return Ok(Vec::new()),
             Err(e) => return Err(e),
         };
-        let mut files = self.walk(dir, folder, cancel, &|dir, path, st| self.info_at(dir, path, st))?;
+        let mut files = self.walk(dir, folder, cancel, &|dir, path, st| {
+            self.info_at(dir, path, st, cancel)
+        })?;
         files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
         Ok(files)
     }
 
     /// The file at `path`, or `None`.
-    pub fn stat(&self, path: &str) -> Result<Option<FileInfo>> {
+    pub fn stat(&self, path: &str, cancel: &Cancel) -> Result<Option<FileInfo>> {
         let path = Self::visible_file_path(path)?;
         let (parent, name) = split_parent(&path);
-        let Some(dir) = self.open_existing_folder(parent)? else { return Ok(None) };
+        let Some(dir) = self.open_existing_folder(parent)? else {
+            return Ok(None);
+        };
         match stat_at(&dir, name, &path)? {
-            Some(st) if file_type(&st) == FileType::RegularFile => self.info_at(&dir, &path, &st),
+            Some(st) if file_type(&st) == FileType::RegularFile => {
+                self.info_at(&dir, &path, &st, cancel)
+            }
             _ => Ok(None),
         }
     }
 
     /// The bytes of the file at `path`.
-    pub fn read(&self, path: &str) -> Result<Vec<u8>> {
+    pub fn read(&self, path: &str, cancel: &Cancel) -> Result<Vec<u8>> {
         let path = Self::visible_file_path(path)?;
         let (parent, name) = split_parent(&path);
         let not_found = || Error::new(ErrorKind::NotFound, path.clone());
         let dir = self.open_existing_folder(parent)?.ok_or_else(not_found)?;
         match open_regular(&dir, name, &path)? {
-            Some((file, st)) => fsutil::read_all(&file, st.st_size as u64, &path),
+            Some((file, st)) => fsutil::read_all(&file, st.st_size as u64, &path, cancel),
             None => match stat_at(&dir, name, &path)? {
-                Some(st) if file_type(&st) == FileType::Directory => Err(Error::new(ErrorKind::IsFolder, path.clone())),
+                Some(st) if file_type(&st) == FileType::Directory => {
+                    Err(Error::new(ErrorKind::IsFolder, path.clone()))
+                }
                 _ => Err(not_found()),
             },
         }
@@ -173,7 +197,8 @@ impl DirStore {
         let path = Self::visible_file_path(path)?;
         let (parent, name) = split_parent(&path);
         let _held = Held::take(&self.lock, owner, cancel)?;
-        let dir = open_folder(&self.root_fd, parent, true)?.ok_or_else(|| Error::new(ErrorKind::NotFound, parent))?;
+        let dir = open_folder(&self.root_fd, parent, true)?
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, parent))?;
         let old_size = match stat_at(&dir, name, &path)? {
             None => 0,
             Some(st) => match file_type(&st) {
@@ -192,7 +217,10 @@ impl DirStore {
         let st = write_atomically(&dir, name, bytes, &path)?;
         let info = FileInfo {
             digest: hex(&Sha256::digest(bytes)),
-            content_type: content_type::detect(name, &bytes[..bytes.len().min(content_type::SNIFF_BYTES)]),
+            content_type: content_type::detect(
+                name,
+                &bytes[..bytes.len().min(content_type::SNIFF_BYTES)],
+            ),
             byte_size: bytes.len() as u64,
             mtime_sec: st.st_mtime,
             mtime_nsec: st.st_mtime_nsec as u32,
@@ -206,14 +234,18 @@ impl DirStore {
     pub fn delete(&self, path: &str, owner: u64, cancel: &Cancel) -> Result<Option<FileInfo>> {
         let path = Self::visible_file_path(path)?;
         let _held = Held::take(&self.lock, owner, cancel)?;
-        self.delete_held(&path)
+        self.delete_held(&path, cancel)
     }
 
-    fn delete_held(&self, path: &str) -> Result<Option<FileInfo>> {
+    fn delete_held(&self, path: &str, cancel: &Cancel) -> Result<Option<FileInfo>> {
         let (parent, name) = split_parent(path);
-        let Some(dir) = self.open_existing_folder(parent)? else { return Ok(None) };
+        let Some(dir) = self.open_existing_folder(parent)? else {
+            return Ok(None);
+        };
         let info = match stat_at(&dir, name, path)? {
-            Some(st) if file_type(&st) == FileType::RegularFile => self.info_at(&dir, path, &st)?,
+            Some(st) if file_type(&st) == FileType::RegularFile => {
+                self.info_at(&dir, path, &st, cancel)?
+            }
             Some(st) if file_type(&st) == FileType::Directory => {
                 return Err(Error::new(ErrorKind::IsFolder, path));
             }
@@ -229,14 +261,19 @@ impl DirStore {
 
     /// Deletes every file in `folder`, and the folders left empty, returning
     /// the deleted files.
-    pub fn delete_folder(&self, folder: &str, owner: u64, cancel: &Cancel) -> Result<Vec<FileInfo>> {
+    pub fn delete_folder(
+        &self,
+        folder: &str,
+        owner: u64,
+        cancel: &Cancel,
+    ) -> Result<Vec<FileInfo>> {
         let folder = Self::visible_file_path(folder)?;
         let _held = Held::take(&self.lock, owner, cancel)?;
         let files = self.list(&folder, cancel)?;
         let mut deleted = Vec::with_capacity(files.len());
         for file in &files {
             cancel.check()?;
-            if let Some(info) = self.delete_held(&file.path)? {
+            if let Some(info) = self.delete_held(&file.path, cancel)? {
                 deleted.push(info);
             }
         }
@@ -255,21 +292,33 @@ impl DirStore {
 
     /// The total size of the store's files.
     pub fn total_size(&self, cancel: &Cancel) -> Result<u64> {
-        let root = open_folder(&self.root_fd, "", false)?.ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
-        let sizes = self.walk(root, String::new(), cancel, &|_, _, st| Ok(Some(st.st_size as u64)))?;
+        let root = open_folder(&self.root_fd, "", false)?
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
+        let sizes = self.walk(root, String::new(), cancel, &|_, _, st| {
+            Ok(Some(st.st_size as u64))
+        })?;
         Ok(sizes.iter().sum())
     }
 
     fn open_existing_folder(&self, folder: &str) -> Result<Option<OwnedFd>> {
         match open_folder(&self.root_fd, folder, false) {
-            Err(Error { kind: ErrorKind::Symlink | ErrorKind::NotAFolder, .. }) => Ok(None),
+            Err(Error {
+                kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                ..
+            }) => Ok(None),
             other => other,
         }
     }
 
     /// What the store knows of the regular file `path` (named by its last
     /// component in `dir`), from the cache when its fingerprint still holds.
-    fn info_at(&self, dir: &OwnedFd, path: &str, st: &Stat) -> Result<Option<FileInfo>> {
+    fn info_at(
+        &self,
+        dir: &OwnedFd,
+        path: &str,
+        st: &Stat,
+        cancel: &Cancel,
+    ) -> Result<Option<FileInfo>> {
         let fingerprint = Fingerprint::of(st);
         let found = |digest: String, content_type: &'static str, st: &Stat| FileInfo {
             path: path.to_owned(),
@@ -285,8 +334,10 @@ impl DirStore {
             }
         }
         let (_, name) = split_parent(path);
-        let Some((file, st)) = open_regular(dir, name, path)? else { return Ok(None) };
-        let (digest, head) = hash_file(&file, path)?;
+        let Some((file, st)) = open_regular(dir, name, path)? else {
+            return Ok(None);
+        };
+        let (digest, head) = hash_file(&file, path, cancel)?;
         let content_type = content_type::detect(name, &head);
         let after = rustix::fs::fstat(&file).map_err(|e| Error::io(path, errno_to_io(e)))?;
         let info = found(digest, content_type, &after);
@@ -300,7 +351,11 @@ impl DirStore {
     fn remember(&self, info: &FileInfo, st: &Stat) {
         self.cache.write().insert(
             info.path.clone(),
-            Cached { fingerprint: Fingerprint::of(st), digest: info.digest.clone(), content_type: info.content_type },
+            Cached {
+                fingerprint: Fingerprint::of(st),
+                digest: info.digest.clone(),
+                content_type: info.content_type,
+            },
         );
     }
 
@@ -311,13 +366,17 @@ impl DirStore {
         dir: OwnedFd,
         rel: String,
         cancel: &Cancel,
-        visit: &(dyn Fn(&OwnedFd, &str, &Stat) -> Result<Option<T>> + Sync),
+        visit: &Visit<'_, T>,
     ) -> Result<Vec<T>> {
         cancel.check()?;
         let mut files = Vec::new();
         let mut folders = Vec::new();
         for (name, st) in read_visible_entries(&dir, &rel)? {
-            let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            let path = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
             match file_type(&st) {
                 FileType::RegularFile => files.push((path, st)),
                 // Deeper than a store path can reach: nothing there is addressable.
@@ -344,9 +403,11 @@ impl DirStore {
                         match open_subdir(&dir, name, false, &path) {
                             Ok(Some(sub)) => self.walk(sub, path, cancel, visit),
                             // Gone, or swapped for a link, since we read the folder.
-                            Ok(None) | Err(Error { kind: ErrorKind::Symlink | ErrorKind::NotAFolder, .. }) => {
-                                Ok(Vec::new())
-                            }
+                            Ok(None)
+                            | Err(Error {
+                                kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                                ..
+                            }) => Ok(Vec::new()),
                             Err(e) => Err(e),
                         }
                     })
@@ -367,7 +428,9 @@ fn read_visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, Stat)>>
     let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
     while let Some(entry) = reader.read() {
         let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
-        let Ok(name) = entry.file_name().to_str() else { continue };
+        let Ok(name) = entry.file_name().to_str() else {
+            continue;
+        };
         // Hidden names, "." and "..", and names that are not UTF-8 are not store paths.
         if name.starts_with('.') {
             continue;
@@ -380,11 +443,12 @@ fn read_visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, Stat)>>
     Ok(entries)
 }
 
-fn hash_file(mut file: &File, path: &str) -> Result<(String, Vec<u8>)> {
+fn hash_file(mut file: &File, path: &str, cancel: &Cancel) -> Result<(String, Vec<u8>)> {
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; HASH_CHUNK];
     let mut head = Vec::new();
     loop {
+        cancel.check()?;
         let n = match file.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => n,
@@ -410,13 +474,14 @@ fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// Writes a hidden temporary file in `dir`, syncs it, renames it over `name`
-/// and syncs `dir`. Returns the new file's stat.
+/// Writes a hidden temporary file in `dir`, syncs it, and renames it over
+/// `name`. Returns the new file's stat.
 fn write_atomically(dir: &OwnedFd, name: &str, bytes: &[u8], path: &str) -> Result<Stat> {
     let io = |e: Errno| Error::io(path, errno_to_io(e));
     let (tmp_name, fd) = loop {
         let candidate = format!(".{}.{:016x}.tmp", truncate_name(name), fastrand::u64(..));
-        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         match openat(dir, &candidate, flags, Mode::from_bits_truncate(0o666)) {
             Ok(fd) => break (candidate, fd),
             Err(Errno::EXIST) => continue,
@@ -435,10 +500,10 @@ fn write_atomically(dir: &OwnedFd, name: &str, bytes: &[u8], path: &str) -> Resu
         Ok(st)
     })();
     match result {
-        Ok(st) => {
-            rustix::fs::fsync(dir.as_fd()).map_err(io)?;
-            Ok(st)
-        }
+        // The folder is not synced after the rename: a power loss may then
+        // bring back the old file, whole, which is still "old or new". It
+        // halves the cost of a small write.
+        Ok(st) => Ok(st),
         Err(e) => {
             let _ = unlinkat(dir, &tmp_name, AtFlags::empty());
             Err(e)

@@ -19,27 +19,41 @@ fn writes_reads_lists_and_deletes() {
     assert_eq!(info.byte_size, 8);
     assert_eq!(info.content_type, "text/markdown");
     assert_eq!(info.digest.len(), 64);
-    assert_eq!(s.read("./notes//brief.md").unwrap(), b"# Brief\n");
+    assert_eq!(s.read("./notes//brief.md", &c()).unwrap(), b"# Brief\n");
     s.write("a.txt", b"a", 1, &c()).unwrap();
-    let paths: Vec<_> = s.list("", &c()).unwrap().into_iter().map(|f| f.path).collect();
+    let paths: Vec<_> = s
+        .list("", &c())
+        .unwrap()
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
     assert_eq!(paths, ["a.txt", "notes/brief.md"]);
     assert_eq!(s.list("notes", &c()).unwrap().len(), 1);
     assert!(s.list("missing", &c()).unwrap().is_empty());
     let gone = s.delete("a.txt", 1, &c()).unwrap().unwrap();
     assert_eq!(gone.path, "a.txt");
     assert!(s.delete("a.txt", 1, &c()).unwrap().is_none());
-    assert!(matches!(s.read("a.txt").unwrap_err().kind, ErrorKind::NotFound));
+    assert!(matches!(
+        s.read("a.txt", &c()).unwrap_err().kind,
+        ErrorKind::NotFound
+    ));
 }
 
 #[test]
 fn digest_is_sha256_and_cached_until_the_file_changes() {
     let (t, s) = store();
     let info = s.write("x.txt", b"abc", 1, &c()).unwrap();
-    assert_eq!(info.digest, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_eq!(
+        info.digest,
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
     // Changed behind the store's back: size differs, so it is hashed again.
     std::fs::write(t.path().join("store/x.txt"), b"abcd").unwrap();
-    let again = s.stat("x.txt").unwrap().unwrap();
-    assert_eq!(again.digest, "88d4266fd4e6338d13b845fcf289579d209c897823b9217da3e161936f031589");
+    let again = s.stat("x.txt", &c()).unwrap().unwrap();
+    assert_eq!(
+        again.digest,
+        "88d4266fd4e6338d13b845fcf289579d209c897823b9217da3e161936f031589"
+    );
 }
 
 #[test]
@@ -49,7 +63,7 @@ fn hidden_files_are_left_out_and_refused() {
     std::fs::write(t.path().join("store/.git/config"), b"x").unwrap();
     std::fs::write(t.path().join("store/.env"), b"SECRET").unwrap();
     assert!(s.list("", &c()).unwrap().is_empty());
-    assert!(s.read(".env").is_err());
+    assert!(s.read(".env", &c()).is_err());
     assert!(s.write(".env", b"x", 1, &c()).is_err());
     assert!(s.write("a/.hidden/b", b"x", 1, &c()).is_err());
 }
@@ -63,14 +77,23 @@ fn never_follows_symlinks() {
     symlink(&outside, t.path().join("store/linked")).unwrap();
     symlink(outside.join("secret.txt"), t.path().join("store/link.txt")).unwrap();
     assert!(s.list("", &c()).unwrap().is_empty());
-    assert!(s.read("linked/secret.txt").is_err());
-    assert!(s.read("link.txt").is_err());
-    assert!(s.stat("link.txt").unwrap().is_none());
-    assert!(matches!(s.write("linked/new.txt", b"x", 1, &c()).unwrap_err().kind, ErrorKind::Symlink));
-    assert!(matches!(s.write("link.txt", b"x", 1, &c()).unwrap_err().kind, ErrorKind::Symlink));
+    assert!(s.read("linked/secret.txt", &c()).is_err());
+    assert!(s.read("link.txt", &c()).is_err());
+    assert!(s.stat("link.txt", &c()).unwrap().is_none());
+    assert!(matches!(
+        s.write("linked/new.txt", b"x", 1, &c()).unwrap_err().kind,
+        ErrorKind::Symlink
+    ));
+    assert!(matches!(
+        s.write("link.txt", b"x", 1, &c()).unwrap_err().kind,
+        ErrorKind::Symlink
+    ));
     assert!(s.delete("link.txt", 1, &c()).unwrap().is_none());
     assert!(s.delete("linked/secret.txt", 1, &c()).unwrap().is_none());
-    assert_eq!(std::fs::read(outside.join("secret.txt")).unwrap(), b"secret");
+    assert_eq!(
+        std::fs::read(outside.join("secret.txt")).unwrap(),
+        b"secret"
+    );
     assert!(!outside.join("new.txt").exists());
 }
 
@@ -78,10 +101,22 @@ fn never_follows_symlinks() {
 fn refuses_to_write_over_a_folder_or_through_a_file() {
     let (_t, s) = store();
     s.write("reports/q3.txt", b"x", 1, &c()).unwrap();
-    assert!(matches!(s.write("reports", b"x", 1, &c()).unwrap_err().kind, ErrorKind::IsFolder));
-    assert!(matches!(s.write("reports/q3.txt/x", b"x", 1, &c()).unwrap_err().kind, ErrorKind::NotAFolder));
-    assert!(matches!(s.delete("reports", 1, &c()).unwrap_err().kind, ErrorKind::IsFolder));
-    assert!(matches!(s.read("reports").unwrap_err().kind, ErrorKind::IsFolder));
+    assert!(matches!(
+        s.write("reports", b"x", 1, &c()).unwrap_err().kind,
+        ErrorKind::IsFolder
+    ));
+    assert!(matches!(
+        s.write("reports/q3.txt/x", b"x", 1, &c()).unwrap_err().kind,
+        ErrorKind::NotAFolder
+    ));
+    assert!(matches!(
+        s.delete("reports", 1, &c()).unwrap_err().kind,
+        ErrorKind::IsFolder
+    ));
+    assert!(matches!(
+        s.read("reports", &c()).unwrap_err().kind,
+        ErrorKind::IsFolder
+    ));
 }
 
 #[test]
@@ -91,8 +126,10 @@ fn max_bytes_refuses_a_write_that_would_not_fit_and_writes_nothing() {
     s.write("a.txt", b"12345", 1, &c()).unwrap();
     s.write("a.txt", b"1234567890", 1, &c()).unwrap(); // overwrite counts the new size only
     let err = s.write("b.txt", b"1", 1, &c()).unwrap_err();
-    assert!(err.to_string().starts_with("This chat's files are full: delete or overwrite files."));
-    assert!(s.stat("b.txt").unwrap().is_none());
+    assert!(err
+        .to_string()
+        .starts_with("This chat's files are full: delete or overwrite files."));
+    assert!(s.stat("b.txt", &c()).unwrap().is_none());
 }
 
 #[test]
@@ -101,7 +138,12 @@ fn delete_folder_removes_files_and_empty_folders() {
     s.write("reports/q3.pdf", b"%PDF-1", 1, &c()).unwrap();
     s.write("reports/old/q2.pdf", b"%PDF-2", 1, &c()).unwrap();
     s.write("keep.txt", b"k", 1, &c()).unwrap();
-    let deleted: Vec<_> = s.delete_folder("reports", 1, &c()).unwrap().into_iter().map(|f| f.path).collect();
+    let deleted: Vec<_> = s
+        .delete_folder("reports", 1, &c())
+        .unwrap()
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
     assert_eq!(deleted, ["reports/old/q2.pdf", "reports/q3.pdf"]);
     assert!(!t.path().join("store/reports").exists());
     assert_eq!(s.list("", &c()).unwrap().len(), 1);
@@ -110,9 +152,22 @@ fn delete_folder_removes_files_and_empty_folders() {
 #[test]
 fn sniffs_types_without_extensions() {
     let (_t, s) = store();
-    assert_eq!(s.write("scan", b"%PDF-1.7\n", 1, &c()).unwrap().content_type, "application/pdf");
-    assert_eq!(s.write("photo", b"\x89PNG\r\n\x1a\n....", 1, &c()).unwrap().content_type, "image/png");
-    assert_eq!(s.stat("scan").unwrap().unwrap().content_type, "application/pdf");
+    assert_eq!(
+        s.write("scan", b"%PDF-1.7\n", 1, &c())
+            .unwrap()
+            .content_type,
+        "application/pdf"
+    );
+    assert_eq!(
+        s.write("photo", b"\x89PNG\r\n\x1a\n....", 1, &c())
+            .unwrap()
+            .content_type,
+        "image/png"
+    );
+    assert_eq!(
+        s.stat("scan", &c()).unwrap().unwrap().content_type,
+        "application/pdf"
+    );
 }
 
 #[test]
@@ -128,8 +183,12 @@ fn cancelled_list_stops() {
 fn no_temporary_file_is_left_after_writes() {
     let (t, s) = store();
     for i in 0..20 {
-        s.write("a.txt", format!("{i}").as_bytes(), 1, &c()).unwrap();
+        s.write("a.txt", format!("{i}").as_bytes(), 1, &c())
+            .unwrap();
     }
-    let names: Vec<_> = std::fs::read_dir(t.path().join("store")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(t.path().join("store"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }

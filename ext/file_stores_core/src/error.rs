@@ -37,7 +37,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn new(kind: ErrorKind, path: impl Into<String>) -> Self {
-        Error { kind, path: path.into() }
+        Error {
+            kind,
+            path: path.into(),
+        }
     }
 
     pub fn invalid(path: impl Into<String>, why: impl Into<String>) -> Self {

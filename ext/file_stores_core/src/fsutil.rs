@@ -9,6 +9,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
+use crate::cancel::Cancel;
 use crate::error::{Error, ErrorKind, Result};
 
 pub const DIR_FLAGS: OFlags = OFlags::RDONLY
@@ -43,15 +44,22 @@ pub fn file_type(st: &Stat) -> FileType {
 
 /// Opens the folder `name` in `dir` without following a link. With `create`,
 /// makes it first when it is missing.
-pub fn open_subdir<Fd: AsFd>(dir: Fd, name: &str, create: bool, path: &str) -> Result<Option<OwnedFd>> {
+pub fn open_subdir<Fd: AsFd>(
+    dir: Fd,
+    name: &str,
+    create: bool,
+    path: &str,
+) -> Result<Option<OwnedFd>> {
     let dir = dir.as_fd();
     loop {
         match openat(dir, name, DIR_FLAGS, Mode::empty()) {
             Ok(fd) => return Ok(Some(fd)),
-            Err(Errno::NOENT) if create => match rustix::fs::mkdirat(dir, name, Mode::from_bits_truncate(0o777)) {
-                Ok(()) | Err(Errno::EXIST) => continue,
-                Err(e) => return Err(Error::io(path, errno_to_io(e))),
-            },
+            Err(Errno::NOENT) if create => {
+                match rustix::fs::mkdirat(dir, name, Mode::from_bits_truncate(0o777)) {
+                    Ok(()) | Err(Errno::EXIST) => continue,
+                    Err(e) => return Err(Error::io(path, errno_to_io(e))),
+                }
+            }
             Err(Errno::NOENT) => return Ok(None),
             Err(Errno::LOOP) | Err(Errno::NOTDIR) => {
                 let kind = match stat_at(dir, name, path)? {
@@ -107,9 +115,19 @@ pub fn open_regular<Fd: AsFd>(dir: Fd, name: &str, path: &str) -> Result<Option<
     Ok(Some((File::from(fd), st)))
 }
 
-/// Reads all of `file`, whose size was `hint`.
-pub fn read_all(mut file: &File, hint: u64, path: &str) -> Result<Vec<u8>> {
+/// Reads all of `file`, whose size was `hint`, in chunks so that a long read
+/// stops when cancelled.
+pub fn read_all(file: &File, hint: u64, path: &str, cancel: &Cancel) -> Result<Vec<u8>> {
+    const CHUNK: u64 = 8 * 1024 * 1024;
     let mut buf = Vec::with_capacity(usize::try_from(hint).unwrap_or(0).saturating_add(1));
-    file.read_to_end(&mut buf).map_err(|e| Error::io(path, e))?;
-    Ok(buf)
+    loop {
+        cancel.check()?;
+        let n = file
+            .take(CHUNK)
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            return Ok(buf);
+        }
+    }
 }

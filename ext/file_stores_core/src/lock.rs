@@ -45,7 +45,12 @@ impl FolderLock {
     pub fn new(dir: &Path) -> Self {
         FolderLock {
             dir: dir.to_path_buf(),
-            state: Mutex::new(State { pid: std::process::id(), fd: None, owner: None, depth: 0 }),
+            state: Mutex::new(State {
+                pid: std::process::id(),
+                fd: None,
+                owner: None,
+                depth: 0,
+            }),
             freed: Condvar::new(),
         }
     }
@@ -56,7 +61,12 @@ impl FolderLock {
         let pid = std::process::id();
         if st.pid != pid {
             // Forked: the parent's holds are not ours, nor is its descriptor.
-            *st = State { pid, fd: None, owner: None, depth: 0 };
+            *st = State {
+                pid,
+                fd: None,
+                owner: None,
+                depth: 0,
+            };
         }
         if st.owner == Some(owner) {
             st.depth += 1;
@@ -69,7 +79,11 @@ impl FolderLock {
         st.owner = Some(owner);
         st.depth = 1;
         if st.fd.is_none() {
-            match open(&self.dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty()) {
+            match open(
+                &self.dir,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            ) {
                 Ok(fd) => st.fd = Some(fd),
                 Err(e) => {
                     self.abandon(&mut st);

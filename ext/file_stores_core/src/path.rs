@@ -51,10 +51,16 @@ pub fn normalize_folder(path: &str) -> Result<String> {
         match part {
             "" | "." => {}
             ".." => {
-                return Err(Error::invalid(path, "it contains .., which could leave the store"))
+                return Err(Error::invalid(
+                    path,
+                    "it contains .., which could leave the store",
+                ))
             }
             name if name.len() > MAX_NAME_BYTES => {
-                return Err(Error::invalid(path, "a name in it is longer than 255 bytes"))
+                return Err(Error::invalid(
+                    path,
+                    "a name in it is longer than 255 bytes",
+                ))
             }
             name => parts.push(name),
         }
@@ -98,12 +104,24 @@ mod tests {
 
     #[test]
     fn refuses_absolute_empty_nul_backslash_control() {
-        assert!(normalize("/etc/passwd").unwrap_err().to_string().contains("absolute"));
-        assert!(normalize("").unwrap_err().to_string().contains("names no file"));
+        assert!(normalize("/etc/passwd")
+            .unwrap_err()
+            .to_string()
+            .contains("absolute"));
+        assert!(normalize("")
+            .unwrap_err()
+            .to_string()
+            .contains("names no file"));
         assert!(normalize("./").is_err());
         assert!(normalize("a\0b").unwrap_err().to_string().contains("NUL"));
-        assert!(normalize("a\\b").unwrap_err().to_string().contains("backslash"));
-        assert!(normalize("a\nb").unwrap_err().to_string().contains("control"));
+        assert!(normalize("a\\b")
+            .unwrap_err()
+            .to_string()
+            .contains("backslash"));
+        assert!(normalize("a\nb")
+            .unwrap_err()
+            .to_string()
+            .contains("control"));
     }
 
     #[test]

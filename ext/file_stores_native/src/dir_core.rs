@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use file_stores_core::{DirStore, FileInfo};
-use magnus::{method, prelude::*, function, Error, RArray, RModule, RString, Ruby, Value};
+use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby, Value};
 
 use crate::nogvl::{guarded, nogvl};
 
@@ -61,20 +61,28 @@ impl DirCore {
     }
 
     fn stat(ruby: &Ruby, rb_self: &Self, path: String) -> Result<Value, Error> {
-        let file = nogvl(ruby, |_| rb_self.store.stat(&path))?;
+        let file = nogvl(ruby, |cancel| rb_self.store.stat(&path, cancel))?;
         optional_file(ruby, file)
     }
 
     fn read(ruby: &Ruby, rb_self: &Self, path: String) -> Result<RString, Error> {
-        let bytes = nogvl(ruby, |_| rb_self.store.read(&path))?;
+        let bytes = nogvl(ruby, |cancel| rb_self.store.read(&path, cancel))?;
         Ok(ruby.str_from_slice(&bytes))
     }
 
-    fn write(ruby: &Ruby, rb_self: &Self, path: String, content: RString, owner: u64) -> Result<RArray, Error> {
+    fn write(
+        ruby: &Ruby,
+        rb_self: &Self,
+        path: String,
+        content: RString,
+        owner: u64,
+    ) -> Result<RArray, Error> {
         // SAFETY: the slice is copied at once, before any Ruby code can run
         // and change or free the string's buffer.
         let bytes = unsafe { content.as_slice() }.to_vec();
-        let file = nogvl(ruby, |cancel| rb_self.store.write(&path, &bytes, owner, cancel))?;
+        let file = nogvl(ruby, |cancel| {
+            rb_self.store.write(&path, &bytes, owner, cancel)
+        })?;
         file_to_ruby(ruby, &file)
     }
 
@@ -83,8 +91,15 @@ impl DirCore {
         optional_file(ruby, file)
     }
 
-    fn delete_folder(ruby: &Ruby, rb_self: &Self, folder: String, owner: u64) -> Result<RArray, Error> {
-        let files = nogvl(ruby, |cancel| rb_self.store.delete_folder(&folder, owner, cancel))?;
+    fn delete_folder(
+        ruby: &Ruby,
+        rb_self: &Self,
+        folder: String,
+        owner: u64,
+    ) -> Result<RArray, Error> {
+        let files = nogvl(ruby, |cancel| {
+            rb_self.store.delete_folder(&folder, owner, cancel)
+        })?;
         files_to_ruby(ruby, &files)
     }
 
@@ -127,4 +142,3 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("max_bytes", method!(DirCore::max_bytes, 0))?;
     Ok(())
 }
-

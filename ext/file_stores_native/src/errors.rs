@@ -14,7 +14,10 @@ pub struct CoreError(pub Core);
 
 fn raise_as(ruby: &Ruby, class_path: &str, message: String) -> Error {
     // Object.const_get takes a "RubyLLM::FileStore::X" path through classes and modules.
-    match ruby.class_object().funcall::<_, _, ExceptionClass>("const_get", (class_path,)) {
+    match ruby
+        .class_object()
+        .funcall::<_, _, ExceptionClass>("const_get", (class_path,))
+    {
         Ok(class) => Error::new(class, message),
         Err(lookup) => lookup,
     }
@@ -34,15 +37,19 @@ impl From<CoreError> for Error {
         let ruby = Ruby::get().expect("core errors are raised on a Ruby thread");
         let message = err.to_string();
         match err.kind {
-            ErrorKind::InvalidPath(_) | ErrorKind::IsFolder | ErrorKind::NotAFolder | ErrorKind::Symlink => {
-                Error::new(ruby.exception_arg_error(), message)
-            }
+            ErrorKind::InvalidPath(_)
+            | ErrorKind::IsFolder
+            | ErrorKind::NotAFolder
+            | ErrorKind::Symlink => Error::new(ruby.exception_arg_error(), message),
             ErrorKind::NotFound => raise_as(&ruby, "RubyLLM::FileNotFoundError", message),
             ErrorKind::Full { .. } => raise_as(&ruby, "RubyLLM::FileStoreFullError", message),
             ErrorKind::Cancelled => Error::new(ruby.exception_interrupt(), message),
             ErrorKind::Io(ref io) => match io.raw_os_error() {
                 // SystemCallError.new(message, errno) gives the Errno:: subclass.
-                Some(errno) => match ruby.exception_system_call_error().new_instance((message.clone(), errno)) {
+                Some(errno) => match ruby
+                    .exception_system_call_error()
+                    .new_instance((message.clone(), errno))
+                {
                     Ok(exception) => Error::from(exception),
                     Err(e) => e,
                 },

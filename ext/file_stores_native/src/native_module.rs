@@ -32,7 +32,9 @@ fn text_content_type(content_type: String) -> bool {
 
 /// Panics inside native work, so specs can show a panic becomes a rescuable error.
 fn panic_for_tests(ruby: &Ruby) -> Result<(), Error> {
-    nogvl(ruby, |_| -> Result<(), Core> { panic!("a deliberate panic for the specs") })
+    nogvl(ruby, |_| -> Result<(), Core> {
+        panic!("a deliberate panic for the specs")
+    })
 }
 
 pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {

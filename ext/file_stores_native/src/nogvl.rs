@@ -49,7 +49,11 @@ unsafe extern "C" fn unblock(data: *mut c_void) {
 /// Runs `work` without the GVL; see the module docs.
 pub fn nogvl<T>(ruby: &Ruby, work: impl Fn(&Cancel) -> CoreResult<T> + Sync) -> Result<T, Error> {
     loop {
-        let mut call = Call { work: &work, cancel: Cancel::new(), outcome: None };
+        let mut call = Call {
+            work: &work,
+            cancel: Cancel::new(),
+            outcome: None,
+        };
         let cancel_ptr = &call.cancel as *const Cancel as *mut c_void;
         let call_ptr = &mut call as *mut Call<'_, T> as *mut c_void;
         // SAFETY: `run::<T>` matches the `Call<T>` behind `call_ptr`, and

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+# The errors of file stores.
 module RubyLLM
   # Raised when required configuration is missing, such as a store that needs
   # Rails. Defined here only when ruby_llm has not defined it.
@@ -13,7 +14,7 @@ module RubyLLM
   # overwrite files."
   FileStoreFullError = Class.new(StandardError) unless const_defined?(:FileStoreFullError, false)
 
-  class FileStore
+  class FileStore # :nodoc:
     # Native code failed in a way it should not (a panic). The operation did
     # not happen; the process is unharmed. Please report it.
     InternalError = Class.new(StandardError) unless const_defined?(:InternalError, false)

@@ -55,7 +55,7 @@ module RubyLLM
         with_lock do
           check_place(path)
           check_room(path, bytes)
-          file = StoredFile.new(path: path, byte_size: bytes.bytesize,
+          file = StoredFile.new(path:, byte_size: bytes.bytesize,
                                 content_type: content_type || FileStores::Native.content_type_for(path, bytes),
                                 digest: Digest::SHA256.hexdigest(bytes), updated_at: Time.now)
           @entries[path] = Entry.new(bytes, file)
@@ -113,7 +113,8 @@ module RubyLLM
         needed = total_size - (@entries[path]&.bytes&.bytesize || 0) + bytes.bytesize
         return if needed <= @max_bytes
 
-        raise FileStoreFullError, "#{FULL} Writing #{path} needs #{needed} bytes in all, and the limit is #{@max_bytes}."
+        raise FileStoreFullError,
+              "#{FULL} Writing #{path} needs #{needed} bytes in all, and the limit is #{@max_bytes}."
       end
     end
   end

@@ -102,12 +102,12 @@ module RubyLLM
 
     def stored_file(row)
       path, byte_size, content_type, digest, sec, nsec = row
-      StoredFile.new(path: path, byte_size: byte_size, content_type: content_type, digest: digest,
+      StoredFile.new(path:, byte_size:, content_type:, digest:,
                      updated_at: Time.at(sec, nsec, :nsec))
     end
   end
 
-  class FileStore
+  class FileStore # :nodoc:
     Directory = NativeDir unless const_defined?(:Directory, false)
   end
 end

@@ -4,6 +4,7 @@ require 'monitor'
 
 module RubyLLM
   module FileStores
+    # The native file stores gem.
     module Native
       # What every RubyLLM::FileStore has on top of the five methods a store
       # implements (list, [], read, write, delete). RubyLLM::FileStore includes
@@ -102,9 +103,7 @@ module RubyLLM
         # the format.
         def text(path)
           file = find(path)
-          if Native.text_content_type?(file.content_type)
-            return Native.text_from_bytes(read(file.path))
-          end
+          return Native.text_from_bytes(read(file.path)) if Native.text_content_type?(file.content_type)
 
           cached_text(file) ||
             raise(RubyLLM::FileStore::ConversionError,
@@ -135,7 +134,7 @@ module RubyLLM
         if bytes.start_with?("\xFF\xFE".b, "\xFE\xFF".b)
           encoding = bytes.start_with?("\xFF\xFE".b) ? Encoding::UTF_16LE : Encoding::UTF_16BE
           return bytes.byteslice(2..).force_encoding(encoding).encode(Encoding::UTF_8, invalid: :replace,
-                                                                                      undef: :replace)
+                                                                                       undef: :replace)
         end
         text = bytes.dup.force_encoding(Encoding::UTF_8)
         text = text.scrub unless text.valid_encoding?

@@ -49,8 +49,8 @@ module RubyLLM
     end
 
     def to_h
-      { path: path, filename: filename, byte_size: byte_size, content_type: content_type, digest: digest,
-        updated_at: updated_at }
+      { path:, filename:, byte_size:, content_type:, digest:,
+        updated_at: }
     end
 
     def ==(other)

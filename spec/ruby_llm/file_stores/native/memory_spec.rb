@@ -1,0 +1,64 @@
+# frozen_string_literal: true
+
+RSpec.describe RubyLLM::FileStore::Memory do
+  subject(:store) { described_class.new }
+
+  def full_store(max_bytes) = described_class.new(max_bytes:)
+
+  it_behaves_like 'a file store'
+  it_behaves_like 'a store with folders'
+
+  it 'keeps the content type it is given, and detects one otherwise' do
+    expect(store.write('notes', 'x', content_type: 'text/x-custom').content_type).to eq('text/x-custom')
+    expect(store.write('scan', "%PDF-1.7\n").content_type).to eq('application/pdf')
+  end
+
+  it 'has no local root' do
+    expect(store.local_root).to be_nil
+  end
+
+  it 'does not let callers change stored bytes through what read or write saw' do
+    content = +'original'
+    store.write('a.txt', content)
+    content << ' changed'
+    store.read('a.txt') << ' changed too'
+    expect(store.read('a.txt')).to eq('original')
+  end
+
+  it 'checks max_bytes' do
+    expect { described_class.new(max_bytes: 0) }.to raise_error(ArgumentError, /max_bytes/)
+    expect { described_class.new(max_bytes: '10') }.to raise_error(ArgumentError, /max_bytes/)
+  end
+
+  it 'is thread safe: 8 threads writing and listing lose nothing' do
+    threads = Array.new(8) do |t|
+      Thread.new do
+        50.times do |i|
+          store.write("t#{t}/f#{i}.txt", "#{t}-#{i}")
+          store.list
+        end
+      end
+    end
+    threads.each(&:join)
+    expect(store.list.size).to eq(400)
+    expect(store.read('t7/f49.txt')).to eq('7-49')
+  end
+
+  it 'serialises with_lock across threads' do
+    inside = 0
+    overlaps = 0
+    Array.new(4) do
+      Thread.new do
+        20.times do
+          store.with_lock do
+            inside += 1
+            overlaps += 1 if inside > 1
+            Thread.pass
+            inside -= 1
+          end
+        end
+      end
+    end.each(&:join)
+    expect(overlaps).to eq(0)
+  end
+end

@@ -1,0 +1,35 @@
+# frozen_string_literal: true
+
+RSpec.describe 'A store written as "Writing Your Own Store" shows' do
+  subject(:store) { BucketStore.new }
+
+  it_behaves_like 'a file store'
+
+  it 'gets find, exist?, delete_folder, with_lock and the memories from RubyLLM::FileStore' do
+    %i[find exist? delete_folder with_lock cached_text cache_text read_digest record_read text
+       local_root].each do |name|
+      expect(BucketStore.instance_method(name).owner).to eq(RubyLLM::FileStores::Native::StoreMethods)
+    end
+  end
+
+  it 'works when its initialize does not call super' do
+    careless = Class.new(BucketStore) do
+      def initialize
+        @bucket = {}
+        @prefix = 'x/'
+      end
+    end.new
+    careless.record_read('a.txt', 'd1')
+    expect(careless.read_digest('a.txt')).to eq('d1')
+    expect(careless.with_lock { :locked }).to eq(:locked)
+  end
+
+  it 'says which method a store forgot to implement' do
+    empty = Class.new(RubyLLM::FileStore).new
+    expect { empty.list }.to raise_error(NotImplementedError, /must implement list/)
+    expect { empty['a'] }.to raise_error(NotImplementedError, /must implement \[\]/)
+    expect { empty.read('a') }.to raise_error(NotImplementedError, /must implement read/)
+    expect { empty.write('a', 'b') }.to raise_error(NotImplementedError, /must implement write/)
+    expect { empty.delete('a') }.to raise_error(NotImplementedError, /must implement delete/)
+  end
+end
