@@ -11,16 +11,4 @@ RSpec.configure do |config|
   config.disable_monkey_patching!
   config.order = :random
   Kernel.srand config.seed
-
-  # GC_STRESS=1 runs the specs tagged :native (the ones that call native
-  # code) with GC.stress on, to catch Ruby objects the binding forgot to keep.
-  if ENV['GC_STRESS'] == '1'
-    config.filter_run_including :native
-    config.around(:each, :native) do |example|
-      GC.stress = true
-      example.run
-    ensure
-      GC.stress = false
-    end
-  end
 end

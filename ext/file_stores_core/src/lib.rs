@@ -7,6 +7,7 @@
 //! - [`path`]: the one definition of a valid store path.
 //! - [`dir_store`]: a folder on disk as a store: list, read, atomic write,
 //!   delete, with sha256 digests cached by file fingerprint.
+//! - [`edit`]: the multi-edit engine: exact replacements, in order, all or nothing.
 //! - [`lock`]: a reentrant folder lock, across threads (parking_lot) and
 //!   processes (`flock`).
 //! - [`content_type`]: types from names and file signatures.
@@ -27,6 +28,7 @@
 pub mod cancel;
 pub mod content_type;
 pub mod dir_store;
+pub mod edit;
 pub mod error;
 pub mod fsutil;
 pub mod lock;

@@ -2,8 +2,9 @@
 //! store uses (path rules and content types), so Ruby and Rust share one
 //! definition of each.
 
+use file_stores_core::edit::{self, Edit, EditError};
 use file_stores_core::{content_type, path, Error as Core};
-use magnus::{function, prelude::*, Error, RModule, RString, Ruby};
+use magnus::{function, prelude::*, Error, RArray, RModule, RString, Ruby, TryConvert};
 
 use crate::errors::CoreError;
 use crate::nogvl::nogvl;
@@ -30,6 +31,44 @@ fn text_content_type(content_type: String) -> bool {
     content_type::is_text(&content_type)
 }
 
+/// Applies `edits` (`[[old, new, replace_all], ...]`) to `content`. Returns
+/// `[:ok, new_content, counts]`, or `[:not_found | :ambiguous | :empty_old,
+/// index, count]` for the first edit that failed; nothing is raised, so the
+/// Ruby side words the message the model sees.
+fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, Error> {
+    // SAFETY: copied at once, before any Ruby code runs.
+    let content = unsafe { content.as_slice() }.to_vec();
+    let mut owned = Vec::with_capacity(edits.len());
+    for edit in edits.into_iter() {
+        let (old, new, replace_all) = <(RString, RString, bool)>::try_convert(edit)?;
+        // SAFETY: copied at once, before any Ruby code runs.
+        let (old, new) = unsafe { (old.as_slice().to_vec(), new.as_slice().to_vec()) };
+        owned.push(Edit {
+            old,
+            new,
+            replace_all,
+        });
+    }
+    let outcome = nogvl(ruby, |_| Ok(edit::apply(&content, &owned)))?;
+    let (tag, index, count) = match outcome {
+        Ok((bytes, counts)) => {
+            let row = ruby.ary_new_capa(3);
+            row.push(ruby.to_symbol("ok"))?;
+            row.push(ruby.str_from_slice(&bytes))?;
+            row.push(ruby.ary_from_vec(counts))?;
+            return Ok(row);
+        }
+        Err(EditError::NotFound { index }) => ("not_found", index, 0),
+        Err(EditError::Ambiguous { index, count }) => ("ambiguous", index, count),
+        Err(EditError::EmptyOld { index }) => ("empty_old", index, 0),
+    };
+    let row = ruby.ary_new_capa(3);
+    row.push(ruby.to_symbol(tag))?;
+    row.push(index)?;
+    row.push(count)?;
+    Ok(row)
+}
+
 /// Panics inside native work, so specs can show a panic becomes a rescuable error.
 fn panic_for_tests(ruby: &Ruby) -> Result<(), Error> {
     nogvl(ruby, |_| -> Result<(), Core> {
@@ -43,6 +82,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("hidden_path?", function!(hidden_path, 1))?;
     native.define_module_function("content_type_for", function!(content_type_for, 2))?;
     native.define_module_function("text_content_type?", function!(text_content_type, 1))?;
+    native.define_module_function("apply_edits", function!(apply_edits, 2))?;
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;
     native.const_set("SNIFF_BYTES", content_type::SNIFF_BYTES)?;
     let _ = ruby;

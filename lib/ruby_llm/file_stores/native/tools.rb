@@ -1,0 +1,157 @@
+# frozen_string_literal: true
+
+require_relative 'tools/base'
+require_relative 'tools/list_files'
+require_relative 'tools/read_file'
+require_relative 'tools/search_files'
+require_relative 'tools/write_file'
+require_relative 'tools/edit_file'
+require_relative 'tools/delete_file'
+
+module RubyLLM
+  class FileStore
+    # The file tools a model gets over a store.
+    #
+    #   tools = RubyLLM::FileStore::Tools.for(store, tools: %i[read write edit delete])
+    #   tool = tools.find { |t| t.name == 'edit_file' }
+    #   tool.call('path' => 'notes/plan.md', 'old_text' => 'a', 'new_text' => 'b')
+    #
+    # With ruby_llm loaded, each tool is a RubyLLM::Tool whose name is exactly
+    # the tool's name; without it, the same objects answer name, description,
+    # parameters and call on their own.
+    module Tools
+      DEFAULT_INLINE_LIMIT = 10_000
+      DEFAULT = %i[read write edit].freeze
+      GROUPS = {
+        read: [ListFiles, ReadFile, SearchFiles],
+        write: [WriteFile],
+        edit: [EditFile],
+        delete: [DeleteFile]
+      }.freeze
+
+      # A file a tool returns as itself (an image, a PDF) when ruby_llm is
+      # not loaded; with ruby_llm, tools return a RubyLLM::Attachment.
+      FileResult = Struct.new(:path, :filename, :content_type, :content, keyword_init: true)
+
+      # Standalone base for tools when ruby_llm is not loaded.
+      StandaloneTool = Class.new
+
+      CLASSES = {} # rubocop:disable Style/MutableConstant -- filled once per tool and base, under CLASSES_LOCK
+      CLASSES_LOCK = Mutex.new
+      private_constant :CLASSES, :CLASSES_LOCK
+
+      class << self
+        # The tools for +store+. +tools+ names groups: :read (list_files,
+        # read_file, search_files), :write, :edit, :delete; :read is required.
+        # +inline_limit+ caps a read_file or list_files result, in characters
+        # (false: no cap).
+        def for(store, tools: DEFAULT, inline_limit: DEFAULT_INLINE_LIMIT)
+          raise ArgumentError, "a file store is needed, not #{store.inspect}" unless store.is_a?(RubyLLM::FileStore)
+
+          groups = groups_for(tools)
+          limit = inline_limit_for(inline_limit)
+          groups.flat_map { |group| GROUPS.fetch(group) }.map { |mod| class_for(mod).new(store, inline_limit: limit) }
+        end
+
+        # The class of one tool: a RubyLLM::Tool subclass when ruby_llm is
+        # loaded, else a standalone one. Made once, on first use.
+        def class_for(mod)
+          base = defined?(RubyLLM::Tool) && RubyLLM::Tool.is_a?(Class) ? RubyLLM::Tool : StandaloneTool
+          CLASSES_LOCK.synchronize do
+            CLASSES[[mod, base]] ||= Class.new(base) do
+              include Behaviour
+              include mod
+              const_set(:TOOL_NAME, mod::TOOL_NAME)
+              const_set(:DESCRIPTION, mod::DESCRIPTION)
+              const_set(:PARAMETERS, mod::PARAMETERS)
+              define_singleton_method(:tool_name) { mod::TOOL_NAME }
+              define_singleton_method(:name) { "RubyLLM::FileStore::Tools::#{mod.name.split('::').last}" }
+              define_singleton_method(:description) { |*| mod::DESCRIPTION }
+            end
+          end
+        end
+
+        # +args+ with symbol keys.
+        def symbolize(args)
+          return {} if args.nil?
+          raise Refusal, 'the arguments must be an object' unless args.respond_to?(:to_h)
+
+          args.to_h.transform_keys(&:to_sym)
+        end
+
+        # The files whose path matches +glob+: without a slash, the file
+        # name; with one, the path relative to +folder+.
+        def glob_filter(files, glob, folder = '')
+          return files if glob.nil? || glob == ''
+          raise Refusal, 'glob must be a string, like "*.md"' unless glob.is_a?(String)
+
+          flags = File::FNM_PATHNAME | File::FNM_EXTGLOB
+          prefix = folder.to_s.empty? ? '' : "#{folder}/"
+          files.select do |file|
+            subject = glob.include?('/') ? file.path.delete_prefix(prefix) : file.filename
+            File.fnmatch?(glob, subject, flags)
+          end
+        end
+
+        # +lines+ joined, stopping before +limit+ characters with a note.
+        def capped_lines(lines, limit, noun, how)
+          return "#{lines.join("\n")}\n" unless limit
+
+          out = +''
+          lines.each_with_index do |line, i|
+            if out.size + line.size + 1 > limit - 150
+              return out << "[#{lines.size - i} more #{noun} not shown: #{how}.]\n"
+            end
+
+            out << line << "\n"
+          end
+          out
+        end
+
+        # The text of a file for a model: text files as they are, other
+        # formats through the text the store keeps for them; nil when none.
+        def text_of(store, file, bytes)
+          return FileStores::Native.text_from_bytes(bytes) if FileStores::Native.text_content_type?(file.content_type)
+
+          store.cached_text(file)
+        end
+
+        # The file itself, for a model with vision.
+        def attachment(file, bytes)
+          if defined?(RubyLLM::Attachment)
+            require 'stringio'
+            return RubyLLM::Attachment.new(StringIO.new(bytes), filename: file.filename)
+          end
+
+          FileResult.new(path: file.path, filename: file.filename, content_type: file.content_type, content: bytes)
+        end
+
+        private
+
+        def groups_for(tools)
+          groups = Array(tools)
+          unknown = groups.reject { |group| GROUPS.key?(group.is_a?(String) ? group.to_sym : group) }
+          if unknown.any?
+            raise ArgumentError, "unknown file tools #{unknown.map(&:inspect).join(', ')}: choose from :read, " \
+                                 ':write, :edit and :delete'
+          end
+
+          groups = groups.map(&:to_sym).uniq
+          unless groups.include?(:read)
+            raise ArgumentError, 'tools: must include :read (list_files, read_file, search_files): older attachments ' \
+                                 'and long tool results reach the model only through it'
+          end
+          groups
+        end
+
+        def inline_limit_for(limit)
+          return nil if limit == false
+          return limit if limit.is_a?(Integer) && limit >= 1_000
+
+          raise ArgumentError,
+                "inline_limit must be false or a whole number of characters from 1000, not #{limit.inspect}"
+        end
+      end
+    end
+  end
+end

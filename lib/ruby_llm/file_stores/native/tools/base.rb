@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require 'digest'
+require 'json'
+
+module RubyLLM
+  class FileStore
+    module Tools
+      # A failure the model can act on: the tool answers { error: message }.
+      class Refusal < StandardError; end
+
+      # What every file tool does: holds its store, takes string or symbol
+      # keys, and answers failures the model can act on as { error: '...' }
+      # instead of raising. Programming errors in the store still raise.
+      #
+      # Each tool module (ListFiles, ReadFile, ...) defines TOOL_NAME,
+      # DESCRIPTION, PARAMETERS (a JSON schema) and execute.
+      module Behaviour
+        # Errors whose message the model can act on.
+        MODEL_ERRORS = [Refusal, ArgumentError, RubyLLM::FileNotFoundError, RubyLLM::FileStoreFullError,
+                        RubyLLM::FileStore::ConversionError].freeze
+
+        attr_reader :store, :inline_limit
+
+        def initialize(store, inline_limit: Tools::DEFAULT_INLINE_LIMIT)
+          super()
+          @store = store
+          @inline_limit = inline_limit
+        end
+
+        def name = self.class::TOOL_NAME
+        def description = self.class::DESCRIPTION
+        def parameters = self.class::PARAMETERS
+
+        # ruby_llm reads the schema under this name.
+        def parameters_schema = parameters
+
+        # What the model sees for a call with +args+ (a Hash, string or symbol
+        # keys; given bare, Ruby passes string keys as keywords too). ruby_llm
+        # also passes tool_call:, which these tools do not need.
+        def call(args = nil, **keywords)
+          keywords.delete(:tool_call)
+          args = Tools.symbolize(args.nil? ? keywords : args)
+          unknown = args.keys - self.class::PARAMETERS[:properties].keys.map(&:to_sym)
+          raise Refusal, "#{name} has no argument #{unknown.first}" if unknown.any?
+
+          execute(**args)
+        rescue *MODEL_ERRORS => e
+          { error: e.message }
+        end
+
+        def inspect = "#<#{name} tool on #{store.inspect}>"
+
+        private
+
+        def path_argument(path, name = 'path')
+          raise Refusal, "#{name} is required: give a file path like notes/plan.md" if path.nil? || path == ''
+          raise Refusal, "#{name} must be a string, like notes/plan.md" unless path.is_a?(String)
+
+          FileStore.path(path)
+        end
+
+        def sha256(bytes) = Digest::SHA256.hexdigest(bytes)
+
+        # The digest of a file now: the store's, or one made from its bytes.
+        def current_digest(file)
+          file.digest || sha256(store.read(file.path))
+        end
+
+        # Refuses to change +path+ unless the model read it at its current
+        # version. A new file needs no read.
+        def check_read_before_change(path)
+          file = store[path]
+          return nil unless file
+
+          read = store.read_digest(path)
+          raise Refusal, "You have not read #{path}. Read it with read_file first." if read.nil?
+          raise Refusal, "#{path} changed since you read it. Read it again." unless read == current_digest(file)
+
+          file
+        end
+
+        def lines_in(bytes)
+          bytes.count("\n") + (bytes.empty? || bytes.end_with?("\n") ? 0 : 1)
+        end
+      end
+    end
+  end
+end
