@@ -66,3 +66,44 @@ RSpec.describe RubyLLM::FileStore::Tools do
     end
   end
 end
+
+RSpec.describe RubyLLM::FileStore::Tools, 'with RubyLLM::Tool defined' do
+  # A stand-in for ruby_llm 2.0's RubyLLM::Tool (the class-level API the
+  # tools meet: tool_name derived from the class name, description, call),
+  # defined in a forked child so the rest of the suite runs without it. The
+  # integration spec against ruby_llm itself belongs to the RubyLLM glue.
+  def in_child_with_tool_class
+    reader, writer = IO.pipe
+    pid = fork do
+      reader.close
+      RubyLLM.const_set(:Tool, Class.new do
+        def self.tool_name = name.to_s.split('::').last.gsub(/([a-z])([A-Z])/, '\1_\2').downcase
+        def self.description(text = nil) = text ? (@description = text) : @description
+        def name = self.class.tool_name
+      end)
+      writer.write(Marshal.dump(yield))
+      writer.close
+      exit!(0)
+    end
+    writer.close
+    result = Marshal.load(reader.read) # rubocop:disable Security/MarshalLoad -- from our own child
+    Process.wait(pid)
+    result
+  end
+
+  it 'makes each tool a RubyLLM::Tool subclass named exactly as the tool' do
+    facts = in_child_with_tool_class do
+      store = RubyLLM::FileStore::Memory.new
+      tools = described_class.for(store, tools: %i[read write edit delete])
+      written = tools.find { |t| t.name == 'write_file' }.call('path' => 'a.md', 'content' => 'x')
+      { subclasses: tools.map { |t| t.is_a?(RubyLLM::Tool) }, names: tools.map(&:name),
+        tool_names: tools.map { |t| t.class.tool_name }, described: tools.map do |t|
+                                                                      t.class.description == t.description
+                                                                    end,
+        written: }
+    end
+    names = %w[list_files read_file search_files write_file edit_file delete_file]
+    expect(facts).to eq(subclasses: [true] * 6, names:, tool_names: names, described: [true] * 6,
+                        written: 'Created a.md (1 line, 1 byte).')
+  end
+end

@@ -118,13 +118,19 @@ module RubyLLM
         # that do not touch.
         def emit_groups(path, lines, hits)
           matching = hits.to_h { |i| [i, true] }
-          shown = hits.flat_map { |hit| ([hit - @context, 0].max..[hit + @context, lines.size - 1].min).to_a }.uniq
+          shown = lines_around(hits, lines.size)
+          add("--\n") if @context.positive? && !@out.empty? # a group in an earlier file
           shown.each_with_index do |i, n|
             add("--\n") if n.positive? && i > shown[n - 1] + 1
             mark = matching[i] ? ':' : '-'
             add("#{path}#{mark}#{i + 1}#{mark}#{cut(lines[i])}\n", count: matching[i])
             break if @stopped
           end
+        end
+
+        # The line numbers (from 0) of the matches and their context.
+        def lines_around(hits, count)
+          hits.flat_map { |hit| ([hit - @context, 0].max..[hit + @context, count - 1].min).to_a }.uniq
         end
 
         def cut(line)
