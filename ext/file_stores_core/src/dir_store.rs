@@ -116,6 +116,11 @@ impl DirStore {
         })
     }
 
+    /// The descriptor of the store's root folder, for walks that start there.
+    pub fn root_fd(&self) -> &OwnedFd {
+        &self.root_fd
+    }
+
     /// The absolute folder of the store.
     pub fn root(&self) -> &Path {
         &self.root
@@ -443,13 +448,26 @@ fn read_visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, Stat)>>
     Ok(entries)
 }
 
-fn hash_file(mut file: &File, path: &str, cancel: &Cancel) -> Result<(String, Vec<u8>)> {
+fn hash_file(file: &File, path: &str, cancel: &Cancel) -> Result<(String, Vec<u8>)> {
+    thread_local! {
+        // One buffer per thread: most files are small, and zeroing a fresh
+        // buffer for each one cost more than hashing it.
+        static BUF: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; HASH_CHUNK]);
+    }
+    BUF.with(|buf| hash_with(file, path, cancel, &mut buf.borrow_mut()))
+}
+
+fn hash_with(
+    mut file: &File,
+    path: &str,
+    cancel: &Cancel,
+    buf: &mut [u8],
+) -> Result<(String, Vec<u8>)> {
     let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; HASH_CHUNK];
     let mut head = Vec::new();
     loop {
         cancel.check()?;
-        let n = match file.read(&mut buf) {
+        let n = match file.read(buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -492,12 +510,13 @@ fn write_atomically(dir: &OwnedFd, name: &str, bytes: &[u8], path: &str) -> Resu
         let mut file = File::from(fd);
         file.write_all(bytes).map_err(|e| Error::io(path, e))?;
         file.sync_all().map_err(|e| Error::io(path, e))?;
-        let st = rustix::fs::fstat(&file).map_err(io)?;
         renameat(dir, &tmp_name, dir, name).map_err(|e| match e {
             Errno::ISDIR => Error::new(ErrorKind::IsFolder, path),
             e => io(e),
         })?;
-        Ok(st)
+        // After the rename, which changes the ctime: the fingerprint the
+        // digest cache keeps must be the one the next list sees.
+        rustix::fs::fstat(&file).map_err(io)
     })();
     match result {
         // The folder is not synced after the rename: a power loss may then

@@ -8,6 +8,7 @@
 //! - [`dir_store`]: a folder on disk as a store: list, read, atomic write,
 //!   delete, with sha256 digests cached by file fingerprint.
 //! - [`edit`]: the multi-edit engine: exact replacements, in order, all or nothing.
+//! - [`search`] and [`glob`]: grep semantics over a folder or given texts.
 //! - [`lock`]: a reentrant folder lock, across threads (parking_lot) and
 //!   processes (`flock`).
 //! - [`content_type`]: types from names and file signatures.
@@ -31,8 +32,10 @@ pub mod dir_store;
 pub mod edit;
 pub mod error;
 pub mod fsutil;
+pub mod glob;
 pub mod lock;
 pub mod path;
+pub mod search;
 
 pub use cancel::Cancel;
 pub use dir_store::{DirStore, FileInfo};

@@ -6,12 +6,17 @@
 //! A file travels to Ruby as `[path, byte_size, content_type, digest,
 //! mtime_sec, mtime_nsec]`.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
+use file_stores_core::path::normalize_folder;
+use file_stores_core::search::Search;
 use file_stores_core::{DirStore, FileInfo};
-use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby, Value};
+use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, Value};
 
+use crate::errors::CoreError;
 use crate::nogvl::{guarded, nogvl};
+use crate::search_options;
 
 #[magnus::wrap(class = "RubyLLM::FileStores::Native::DirCore", free_immediately, size)]
 pub struct DirCore {
@@ -119,6 +124,54 @@ impl DirCore {
         nogvl(ruby, |cancel| rb_self.store.total_size(cancel))
     }
 
+    /// Searches the folder: `search(pattern, folder, glob, options, texts)`,
+    /// where `texts` maps paths of files with no text of their own to the
+    /// text extracted from them.
+    fn search(
+        ruby: &Ruby,
+        rb_self: &Self,
+        pattern: String,
+        folder: String,
+        glob: Option<String>,
+        options: RArray,
+        texts: RHash,
+    ) -> Result<String, Error> {
+        let folder = normalize_folder(&folder).map_err(CoreError)?;
+        let glob = search_options::glob(glob, &folder)?;
+        let search = search_options::compile(ruby, &pattern, search_options::options(options)?)?;
+        let mut owned: HashMap<String, Vec<u8>> = HashMap::with_capacity(texts.len());
+        texts.foreach(|path: String, text: RString| {
+            // SAFETY: each text is copied at once, before any Ruby code runs.
+            owned.insert(path, unsafe { text.as_slice() }.to_vec());
+            Ok(magnus::r_hash::ForEach::Continue)
+        })?;
+        let texts = owned;
+        nogvl(ruby, |cancel| {
+            search.folder(
+                rb_self.store.root_fd(),
+                &folder,
+                glob.as_ref(),
+                &texts,
+                cancel,
+            )
+        })
+    }
+
+    /// The paths below `folder` (matching `glob`) whose format has no text
+    /// of its own: the ones `search` wants extracted text for.
+    fn files_needing_text(
+        ruby: &Ruby,
+        rb_self: &Self,
+        folder: String,
+        glob: Option<String>,
+    ) -> Result<Vec<String>, Error> {
+        let folder = normalize_folder(&folder).map_err(CoreError)?;
+        let glob = search_options::glob(glob, &folder)?;
+        nogvl(ruby, |cancel| {
+            Search::files_needing_text(rb_self.store.root_fd(), &folder, glob.as_ref(), cancel)
+        })
+    }
+
     fn max_bytes(&self) -> Option<u64> {
         self.store.max_bytes()
     }
@@ -140,5 +193,10 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("locked_by?", method!(DirCore::locked_by, 1))?;
     class.define_method("total_size", method!(DirCore::total_size, 0))?;
     class.define_method("max_bytes", method!(DirCore::max_bytes, 0))?;
+    class.define_method("search", method!(DirCore::search, 5))?;
+    class.define_method(
+        "files_needing_text",
+        method!(DirCore::files_needing_text, 2),
+    )?;
     Ok(())
 }

@@ -9,6 +9,7 @@ mod dir_core;
 mod errors;
 mod native_module;
 mod nogvl;
+mod search_options;
 
 use magnus::{prelude::*, Error, Ruby};
 

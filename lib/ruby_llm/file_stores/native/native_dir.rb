@@ -100,6 +100,17 @@ module RubyLLM
       Fiber.current.object_id
     end
 
+    # RubyLLM::FileStore::Search on disk: the engine walks the folder, and is
+    # handed the text kept for files whose format has none of its own.
+    def native_search(pattern, folder, glob, settings)
+      texts = @core.files_needing_text(folder, glob).each_with_object({}) do |path, found|
+        file = self[path]
+        text = file && cached_text(file)
+        found[path] = text.b if text
+      end
+      @core.search(pattern, folder, glob, settings, texts)
+    end
+
     def stored_file(row)
       path, byte_size, content_type, digest, sec, nsec = row
       StoredFile.new(path:, byte_size:, content_type:, digest:,

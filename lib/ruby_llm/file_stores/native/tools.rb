@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'set'
+require_relative 'search'
 require_relative 'tools/base'
 require_relative 'tools/list_files'
 require_relative 'tools/read_file'
@@ -85,12 +87,8 @@ module RubyLLM
           return files if glob.nil? || glob == ''
           raise Refusal, 'glob must be a string, like "*.md"' unless glob.is_a?(String)
 
-          flags = File::FNM_PATHNAME | File::FNM_EXTGLOB
-          prefix = folder.to_s.empty? ? '' : "#{folder}/"
-          files.select do |file|
-            subject = glob.include?('/') ? file.path.delete_prefix(prefix) : file.filename
-            File.fnmatch?(glob, subject, flags)
-          end
+          keep = FileStores::Native.glob_filter(glob, folder.to_s, files.map(&:path)).to_set
+          files.select { |file| keep.include?(file.path) }
         end
 
         # +lines+ joined, stopping before +limit+ characters with a note.

@@ -1,0 +1,82 @@
+//! Globs for `list_files` and `search_files`, with globset.
+//!
+//! A glob without a slash (`*.md`) matches file names in any folder. One
+//! with a slash (`reports/**/*.csv`) matches paths relative to the folder the
+//! search is narrowed to (or the store's root). `*` and `?` never cross a
+//! slash, `**` matches any number of folders, `{csv,tsv}` either extension.
+
+use globset::{GlobBuilder, GlobMatcher};
+
+use crate::error::{Error, Result};
+
+/// A compiled glob, with the folder its paths are relative to.
+#[derive(Debug, Clone)]
+pub struct PathGlob {
+    matcher: GlobMatcher,
+    names_only: bool,
+    prefix: String,
+}
+
+impl PathGlob {
+    /// Compiles `glob` for files under `folder` (normalised, "" for the root).
+    pub fn new(glob: &str, folder: &str) -> Result<Self> {
+        let matcher = GlobBuilder::new(glob)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| Error::invalid(glob, format!("it is not a valid glob ({})", e.kind())))?
+            .compile_matcher();
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
+        Ok(PathGlob {
+            matcher,
+            names_only: !glob.contains('/'),
+            prefix,
+        })
+    }
+
+    /// Whether the store path `path` matches.
+    pub fn is_match(&self, path: &str) -> bool {
+        if self.names_only {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            return self.matcher.is_match(name);
+        }
+        match path.strip_prefix(self.prefix.as_str()) {
+            Some(relative) => self.matcher.is_match(relative),
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_without_a_slash_match_in_any_folder() {
+        let g = PathGlob::new("*.md", "").unwrap();
+        assert!(g.is_match("a.md") && g.is_match("deep/er/b.md"));
+        assert!(!g.is_match("a.mdx"));
+    }
+
+    #[test]
+    fn paths_with_a_slash_are_relative_to_the_folder() {
+        let g = PathGlob::new("reports/**/*.{csv,tsv}", "").unwrap();
+        assert!(g.is_match("reports/q3.csv"));
+        assert!(g.is_match("reports/2025/q4/x.tsv"));
+        assert!(!g.is_match("other/reports/q3.csv"));
+        let inside = PathGlob::new("2025/*.csv", "reports").unwrap();
+        assert!(inside.is_match("reports/2025/q4.csv"));
+        assert!(!inside.is_match("reports/2025/deep/q4.csv"));
+        assert!(!inside.is_match("2025/q4.csv"));
+    }
+
+    #[test]
+    fn a_bad_glob_says_so() {
+        let err = PathGlob::new("{a,b", "").unwrap_err();
+        assert!(err.to_string().contains("not a valid glob"), "{err}");
+    }
+}

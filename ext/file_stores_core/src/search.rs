@@ -1,0 +1,776 @@
+//! `search_files`: grep semantics over a folder on disk or over texts a
+//! store hands in, with ripgrep's own searcher (grep-searcher, grep-regex).
+//!
+//! - The regex dialect is Rust's `regex` (linear time, so no pattern can
+//!   backtrack for ever). Case is ignored with Unicode simple case folding
+//!   unless the search is case-sensitive.
+//! - Output is ordered by path, then line: `path:line:text` for matches,
+//!   `path-line-text` for context, `--` between groups that do not touch
+//!   (and between files, with context), or one path per line with
+//!   `files_only`. Lines longer than [`MAX_LINE_CHARS`] are cut around the
+//!   first match with `[...]` markers.
+//! - Caps: after `max_matches` matching lines (files with `files_only`) or
+//!   `max_chars` characters, notes included, it stops and says so.
+//! - It never converts a file. Files with a NUL byte (binary, as ripgrep
+//!   sniffs), and files whose format has no text until a converter reads it
+//!   (PDF, Office, images) and for which the caller has no extracted text,
+//!   are skipped and named at the end. UTF-16 with a BOM is transcoded;
+//!   invalid UTF-8 is searched as it is and shown with replacement
+//!   characters.
+//! - Files are read in buffers, never whole, so memory stays flat in file
+//!   size; a single line longer than [`HEAP_LIMIT`] is reported instead.
+//! - A deadline, and the [`Cancel`] flag, are checked between files and on
+//!   every read, so a long search stops promptly with what it covered.
+//! - Deterministic: files are visited in path order and searched in
+//!   parallel in ordered batches, so the output does not depend on threads.
+
+use std::collections::HashMap;
+use std::io::{self, Read};
+use std::os::fd::OwnedFd;
+use std::time::Instant;
+
+use grep_matcher::Matcher;
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
+use rayon::prelude::*;
+use rustix::fs::{Dir, FileType};
+
+use crate::cancel::Cancel;
+use crate::content_type;
+use crate::error::{Error, ErrorKind, Result};
+use crate::fsutil::{errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at};
+use crate::glob::PathGlob;
+
+/// Lines longer than this many characters are cut around the match.
+pub const MAX_LINE_CHARS: usize = 500;
+/// The longest line a search holds in memory; a longer one is reported.
+pub const HEAP_LIMIT: usize = 64 << 20;
+/// Room kept for the closing notes within `max_chars`.
+const NOTE_ROOM: usize = 700;
+/// Files searched in parallel at a time, in path order.
+const BATCH: usize = 64;
+
+/// What to search for, and how much to show.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub case_sensitive: bool,
+    pub context: usize,
+    pub files_only: bool,
+    /// Matching lines (files with `files_only`) before stopping; None: all.
+    pub max_matches: Option<usize>,
+    /// Characters of output, notes included; None: no cap.
+    pub max_chars: Option<usize>,
+    /// When to stop, with a note saying what was covered.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            case_sensitive: false,
+            context: 0,
+            files_only: false,
+            max_matches: Some(100),
+            max_chars: Some(20_000),
+            deadline: None,
+        }
+    }
+}
+
+/// Compiles a pattern, or explains (for a model) why it cannot be used.
+pub fn compile(pattern: &str, case_sensitive: bool) -> std::result::Result<RegexMatcher, String> {
+    if pattern.is_empty() {
+        return Err("pattern is empty: give a regular expression to search for".into());
+    }
+    RegexMatcherBuilder::new()
+        .case_insensitive(!case_sensitive)
+        .line_terminator(Some(b'\n'))
+        .size_limit(20 << 20)
+        .dfa_size_limit(20 << 20)
+        .build(pattern)
+        .map_err(|e| explain_pattern_error(&e.to_string()))
+}
+
+fn explain_pattern_error(raw: &str) -> String {
+    let detail = raw
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(raw)
+        .trim();
+    let detail = detail.strip_prefix("error: ").unwrap_or(detail);
+    let advice = if raw.contains("look-around") {
+        "Look-ahead and look-behind ((?=...), (?!...), (?<=...), (?<!...)) are not supported: search for the text itself, or run a second search to narrow"
+    } else if raw.contains("backreference") {
+        "Back-references such as \\1 are not supported: search for the repeated text itself"
+    } else if raw.contains("size limit") {
+        "The pattern is too large once compiled: make it simpler, or split it into several searches"
+    } else if raw.contains("unrecognized escape") {
+        "Some escapes from other dialects are not supported: write \\h as [0-9a-fA-F], \\A and \\z work, and \\Z is \\z"
+    } else if raw.contains("literal \"\\n\"") || raw.contains("line terminator") {
+        "A pattern matches within one line: it cannot contain a line break"
+    } else {
+        "Escape special characters such as . ( [ { * + ? | ^ $ with \\ to search for them literally"
+    };
+    format!("pattern is not a regular expression this search can use ({detail}). {advice}.")
+}
+
+/// A file to search and where its text comes from.
+enum Source<'a> {
+    /// A regular file named `name` in the open folder `dir`.
+    Disk(&'a OwnedFd, String),
+    /// Text the caller holds (a store's text file, or extracted text).
+    Text(&'a [u8]),
+    /// A format with no text until a converter reads it.
+    NoText,
+}
+
+enum Outcome {
+    Hits(Vec<Hit>, usize),
+    Binary,
+    NoText,
+    Failed(String),
+    Interrupted,
+}
+
+#[derive(Debug)]
+enum Hit {
+    Match(u64, String),
+    Context(u64, String),
+    Break,
+}
+
+/// The search in progress: the output so far and what was left out.
+pub struct Report {
+    opts: Options,
+    out: String,
+    matches: usize,
+    stop: Option<Stop>,
+    searched: usize,
+    no_text: Vec<String>,
+    binary: Vec<String>,
+    failed: Vec<(String, String)>,
+    last: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Matches,
+    Chars,
+    Deadline,
+}
+
+/// A compiled search.
+pub struct Search {
+    matcher: RegexMatcher,
+    opts: Options,
+}
+
+impl Search {
+    pub fn new(pattern: &str, opts: Options) -> std::result::Result<Self, String> {
+        Ok(Search {
+            matcher: compile(pattern, opts.case_sensitive)?,
+            opts,
+        })
+    }
+
+    /// Searches texts the caller holds: `(path, Some(text))` for text, and
+    /// `(path, None)` for a file with no text yet. Paths are filtered by
+    /// `glob` (relative to `folder`) and visited in path order.
+    pub fn texts(
+        &self,
+        docs: &[(String, Option<Vec<u8>>)],
+        glob: Option<&PathGlob>,
+        cancel: &Cancel,
+    ) -> Result<String> {
+        let mut order: Vec<usize> = (0..docs.len())
+            .filter(|&i| glob.is_none_or(|g| g.is_match(&docs[i].0)))
+            .collect();
+        order.sort_by(|&a, &b| docs[a].0.cmp(&docs[b].0));
+        let mut report = self.report();
+        for batch in order.chunks(BATCH) {
+            let items: Vec<(String, Source<'_>)> = batch
+                .iter()
+                .map(|&i| {
+                    let source = match &docs[i].1 {
+                        Some(text) => Source::Text(text),
+                        None => Source::NoText,
+                    };
+                    (docs[i].0.clone(), source)
+                })
+                .collect();
+            if !self.run_batch(items, &mut report, cancel)? {
+                break;
+            }
+        }
+        Ok(report.finish())
+    }
+
+    /// Searches the visible files below `folder` of the store whose root is
+    /// `root`, in path order, never following links. `texts` holds the
+    /// extracted text of files whose format has none of its own.
+    pub fn folder(
+        &self,
+        root: &OwnedFd,
+        folder: &str,
+        glob: Option<&PathGlob>,
+        texts: &HashMap<String, Vec<u8>>,
+        cancel: &Cancel,
+    ) -> Result<String> {
+        let mut report = self.report();
+        let dir = match open_folder(root, folder, false) {
+            Ok(Some(dir)) => dir,
+            Ok(None)
+            | Err(Error {
+                kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                ..
+            }) => {
+                return Err(Error::new(ErrorKind::NotFound, folder));
+            }
+            Err(e) => return Err(e),
+        };
+        self.walk(&dir, folder, glob, texts, &mut report, cancel)?;
+        Ok(report.finish())
+    }
+
+    /// Files below `folder` whose format has no text of its own (PDF, Office,
+    /// images...), which the caller may hold extracted text for.
+    pub fn files_needing_text(
+        root: &OwnedFd,
+        folder: &str,
+        glob: Option<&PathGlob>,
+        cancel: &Cancel,
+    ) -> Result<Vec<String>> {
+        let mut found = Vec::new();
+        let Some(dir) = open_folder(root, folder, false).ok().flatten() else {
+            return Ok(found);
+        };
+        collect_needing_text(&dir, folder, glob, &mut found, cancel)?;
+        Ok(found)
+    }
+
+    fn report(&self) -> Report {
+        Report {
+            opts: self.opts.clone(),
+            out: String::new(),
+            matches: 0,
+            stop: None,
+            searched: 0,
+            no_text: Vec::new(),
+            binary: Vec::new(),
+            failed: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// Visits `dir` in path order: a folder named `x` sorts as `x/`.
+    fn walk(
+        &self,
+        dir: &OwnedFd,
+        rel: &str,
+        glob: Option<&PathGlob>,
+        texts: &HashMap<String, Vec<u8>>,
+        report: &mut Report,
+        cancel: &Cancel,
+    ) -> Result<bool> {
+        let entries = sorted_entries(dir, rel)?;
+        let mut pending: Vec<(String, Source<'_>)> = Vec::new();
+        for (name, is_dir) in entries {
+            let path = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if is_dir {
+                if !self.run_batch(std::mem::take(&mut pending), report, cancel)? {
+                    return Ok(false);
+                }
+                match open_subdir(dir, &name, false, &path) {
+                    Ok(Some(sub)) => {
+                        if !self.walk(&sub, &path, glob, texts, report, cancel)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(None)
+                    | Err(Error {
+                        kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                        ..
+                    }) => {}
+                    Err(e) => return Err(e),
+                }
+                continue;
+            }
+            if glob.is_some_and(|g| !g.is_match(&path)) {
+                continue;
+            }
+            let source = if has_own_text(&name) {
+                Source::Disk(dir, name)
+            } else {
+                texts.get(&path).map_or(Source::NoText, |t| Source::Text(t))
+            };
+            pending.push((path, source));
+            if pending.len() >= BATCH
+                && !self.run_batch(std::mem::take(&mut pending), report, cancel)?
+            {
+                return Ok(false);
+            }
+        }
+        self.run_batch(pending, report, cancel)
+    }
+
+    /// Searches a batch in parallel and adds the results in order. Returns
+    /// false once the search should stop.
+    fn run_batch(
+        &self,
+        items: Vec<(String, Source<'_>)>,
+        report: &mut Report,
+        cancel: &Cancel,
+    ) -> Result<bool> {
+        if items.is_empty() {
+            return Ok(report.stop.is_none());
+        }
+        cancel.check()?;
+        if self.opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            report.stop = Some(Stop::Deadline);
+            return Ok(false);
+        }
+        let outcomes: Vec<Outcome> = items
+            .par_iter()
+            .map(|(_, source)| self.search_one(source, cancel))
+            .collect();
+        cancel.check()?;
+        for ((path, _), outcome) in items.into_iter().zip(outcomes) {
+            if !report.add(path, outcome) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn searcher(&self) -> Searcher {
+        SearcherBuilder::new()
+            .line_number(true)
+            .before_context(if self.opts.files_only {
+                0
+            } else {
+                self.opts.context
+            })
+            .after_context(if self.opts.files_only {
+                0
+            } else {
+                self.opts.context
+            })
+            .binary_detection(BinaryDetection::quit(b'\0'))
+            .heap_limit(Some(HEAP_LIMIT))
+            .memory_map(grep_searcher::MmapChoice::never())
+            .build()
+    }
+
+    fn search_one(&self, source: &Source<'_>, cancel: &Cancel) -> Outcome {
+        let per_file = self.opts.max_matches.map(|m| m + 1);
+        let mut sink = Collector {
+            matcher: &self.matcher,
+            files_only: self.opts.files_only,
+            max_matches: if self.opts.files_only {
+                Some(1)
+            } else {
+                per_file
+            },
+            max_chars: self.opts.max_chars,
+            hits: Vec::new(),
+            matches: 0,
+            chars: 0,
+            binary: false,
+        };
+        let mut searcher = self.searcher();
+        let result = match source {
+            Source::NoText => return Outcome::NoText,
+            Source::Text(text) => {
+                if text.len() >= 2
+                    && (text.starts_with(b"\xff\xfe") || text.starts_with(b"\xfe\xff"))
+                {
+                    let reader = Guarded {
+                        inner: *text,
+                        cancel,
+                        deadline: self.opts.deadline,
+                    };
+                    searcher.search_reader(&self.matcher, reader, &mut sink)
+                } else {
+                    searcher.search_slice(&self.matcher, text, &mut sink)
+                }
+            }
+            Source::Disk(dir, name) => match open_regular(*dir, name, name) {
+                Ok(Some((file, _))) => {
+                    let reader = Guarded {
+                        inner: file,
+                        cancel,
+                        deadline: self.opts.deadline,
+                    };
+                    searcher.search_reader(&self.matcher, reader, &mut sink)
+                }
+                Ok(None) => return Outcome::Hits(Vec::new(), 0), // gone since listed
+                Err(e) => return Outcome::Failed(e.to_string()),
+            },
+        };
+        match result {
+            _ if sink.binary => Outcome::Binary,
+            Ok(()) => Outcome::Hits(sink.hits, sink.matches),
+            Err(_)
+                if cancel.is_cancelled()
+                    || self.opts.deadline.is_some_and(|d| Instant::now() >= d) =>
+            {
+                Outcome::Interrupted
+            }
+            Err(e) if e.to_string().contains("heap limit") => {
+                Outcome::Failed(format!("it has a line longer than {} MB", HEAP_LIMIT >> 20))
+            }
+            Err(e) => Outcome::Failed(e.to_string()),
+        }
+    }
+}
+
+/// Whether a file's bytes are searched as they are: text types, and types
+/// the name does not tell (sniffed for NUL like ripgrep). Known formats
+/// without text of their own (PDF, Office, images, archives) are not.
+fn has_own_text(name: &str) -> bool {
+    match content_type::from_name(name) {
+        None => true,
+        Some(ty) => content_type::is_text(ty),
+    }
+}
+
+fn collect_needing_text(
+    dir: &OwnedFd,
+    rel: &str,
+    glob: Option<&PathGlob>,
+    out: &mut Vec<String>,
+    cancel: &Cancel,
+) -> Result<()> {
+    cancel.check()?;
+    for (name, is_dir) in sorted_entries(dir, rel)? {
+        let path = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
+        if is_dir {
+            if let Ok(Some(sub)) = open_subdir(dir, &name, false, &path) {
+                collect_needing_text(&sub, &path, glob, out, cancel)?;
+            }
+        } else if !has_own_text(&name) && glob.is_none_or(|g| g.is_match(&path)) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The visible regular files and folders of `dir`, in path order.
+fn sorted_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, bool)>> {
+    let mut entries = Vec::new();
+    let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
+    while let Some(entry) = reader.read() {
+        let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
+        let Ok(name) = entry.file_name().to_str() else {
+            continue;
+        };
+        if name.starts_with('.') {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            FileType::Unknown => match stat_at(dir, name, rel)? {
+                Some(st) => file_type(&st),
+                None => continue,
+            },
+            kind => kind,
+        };
+        match kind {
+            FileType::RegularFile => entries.push((name.to_owned(), false)),
+            FileType::Directory => entries.push((name.to_owned(), true)),
+            _ => {}
+        }
+    }
+    // A folder sorts as "name/", so that the walk yields paths in order.
+    entries.sort_by(|a, b| path_bytes(a).cmp(path_bytes(b)));
+    Ok(entries)
+}
+
+fn path_bytes(entry: &(String, bool)) -> impl Iterator<Item = &u8> {
+    let separator: &[u8] = if entry.1 { b"/" } else { b"" };
+    entry.0.as_bytes().iter().chain(separator)
+}
+
+/// A reader that stops when cancelled or past the deadline.
+struct Guarded<'a, R> {
+    inner: R,
+    cancel: &'a Cancel,
+    deadline: Option<Instant>,
+}
+
+impl<R: Read> Read for Guarded<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(io::Error::other("search interrupted"));
+        }
+        self.inner.read(buf)
+    }
+}
+
+struct Collector<'a> {
+    matcher: &'a RegexMatcher,
+    files_only: bool,
+    max_matches: Option<usize>,
+    max_chars: Option<usize>,
+    hits: Vec<Hit>,
+    matches: usize,
+    chars: usize,
+    binary: bool,
+}
+
+impl Collector<'_> {
+    fn full(&self) -> bool {
+        self.max_matches.is_some_and(|m| self.matches >= m)
+            || self.max_chars.is_some_and(|c| self.chars > c)
+    }
+}
+
+impl Sink for Collector<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> io::Result<bool> {
+        self.matches += 1;
+        if self.files_only {
+            return Ok(false);
+        }
+        let text = cut_line(self.matcher, m.bytes());
+        self.chars += text.len() + 16;
+        self.hits
+            .push(Hit::Match(m.line_number().unwrap_or(0), text));
+        Ok(!self.full())
+    }
+
+    fn context(&mut self, _: &Searcher, c: &SinkContext<'_>) -> io::Result<bool> {
+        let text = cut_line(self.matcher, c.bytes());
+        self.chars += text.len() + 16;
+        self.hits
+            .push(Hit::Context(c.line_number().unwrap_or(0), text));
+        Ok(self.max_chars.is_none_or(|max| self.chars <= max))
+    }
+
+    fn context_break(&mut self, _: &Searcher) -> io::Result<bool> {
+        self.hits.push(Hit::Break);
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> io::Result<bool> {
+        self.binary = true;
+        Ok(false)
+    }
+}
+
+/// A line for output: without its line ending, invalid UTF-8 replaced, and
+/// cut around the first match when longer than [`MAX_LINE_CHARS`].
+fn cut_line(matcher: &RegexMatcher, line: &[u8]) -> String {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = String::from_utf8_lossy(line);
+    let total = text.chars().count();
+    if total <= MAX_LINE_CHARS {
+        return text.into_owned();
+    }
+    let at_byte = matcher.find(line).ok().flatten().map_or(0, |m| m.start());
+    let at_char = String::from_utf8_lossy(&line[..at_byte.min(line.len())])
+        .chars()
+        .count();
+    let start = at_char
+        .saturating_sub(MAX_LINE_CHARS / 4)
+        .min(total - MAX_LINE_CHARS);
+    let window: String = text.chars().skip(start).take(MAX_LINE_CHARS).collect();
+    let before = if start > 0 { "[...]" } else { "" };
+    let after = if start + MAX_LINE_CHARS < total {
+        "[...]"
+    } else {
+        ""
+    };
+    format!("{before}{window}{after}")
+}
+
+impl Report {
+    /// Adds one file's outcome; false once the search should stop.
+    fn add(&mut self, path: String, outcome: Outcome) -> bool {
+        self.searched += 1;
+        match outcome {
+            Outcome::NoText => self.no_text.push(path),
+            Outcome::Binary => self.binary.push(path),
+            Outcome::Failed(why) => self.failed.push((path, why)),
+            Outcome::Interrupted => {
+                self.stop = Some(Stop::Deadline);
+                self.searched -= 1;
+                return false;
+            }
+            Outcome::Hits(hits, matches) if self.opts.files_only => {
+                if matches > 0 {
+                    if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
+                        self.stop = Some(Stop::Matches);
+                        return false;
+                    }
+                    if !self.push(&format!("{path}\n")) {
+                        return false;
+                    }
+                    self.matches += 1;
+                    self.last = Some(path);
+                }
+                let _ = hits;
+            }
+            Outcome::Hits(hits, _) => {
+                if hits.is_empty() {
+                    return true;
+                }
+                if self.opts.context > 0 && !self.out.is_empty() && !self.push("--\n") {
+                    return false;
+                }
+                for hit in hits {
+                    let line = match hit {
+                        Hit::Match(n, text) => {
+                            if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
+                                self.stop = Some(Stop::Matches);
+                                return false;
+                            }
+                            self.matches += 1;
+                            format!("{path}:{n}:{text}\n")
+                        }
+                        Hit::Context(n, text) => format!("{path}-{n}-{text}\n"),
+                        Hit::Break => "--\n".to_owned(),
+                    };
+                    if !self.push(&line) {
+                        return false;
+                    }
+                }
+                self.last = Some(path);
+            }
+        }
+        true
+    }
+
+    fn push(&mut self, text: &str) -> bool {
+        if let Some(max) = self.opts.max_chars {
+            if self.out.len() + text.len() > max.saturating_sub(NOTE_ROOM) {
+                self.stop = Some(Stop::Chars);
+                return false;
+            }
+        }
+        self.out.push_str(text);
+        true
+    }
+
+    /// The output with its closing notes, within `max_chars`.
+    pub fn finish(mut self) -> String {
+        if self.out.is_empty() {
+            self.out.push_str("No matches.\n");
+        }
+        let narrow = "Narrow the search with path or glob, or a more specific pattern.";
+        match self.stop {
+            Some(Stop::Matches) => {
+                let what = if self.opts.files_only {
+                    "files"
+                } else {
+                    "matching lines"
+                };
+                let max = self.opts.max_matches.unwrap_or(0);
+                self.out.push_str(&format!(
+                    "[Stopped after {max} {what}; there are more. {narrow}]\n"
+                ));
+            }
+            Some(Stop::Chars) => {
+                let max = self.opts.max_chars.unwrap_or(0);
+                self.out.push_str(&format!(
+                    "[Stopped at {max} characters; there are more matches. {narrow}]\n"
+                ));
+            }
+            Some(Stop::Deadline) => {
+                let upto = self
+                    .last
+                    .as_deref()
+                    .map(|p| format!(", up to {p}"))
+                    .unwrap_or_default();
+                self.out.push_str(&format!(
+                    "[Stopped: the search ran out of time after {} files{upto}. {narrow}]\n",
+                    self.searched
+                ));
+            }
+            None => {}
+        }
+        let mut notes = Vec::new();
+        if !self.no_text.is_empty() {
+            notes.push(name_files(
+                &self.no_text,
+                "with no extracted text",
+                "Read them with read_file first.",
+            ));
+        }
+        if !self.binary.is_empty() {
+            notes.push(name_files(
+                &self.binary,
+                "that are binary",
+                "They have no text to search.",
+            ));
+        }
+        if !self.failed.is_empty() {
+            let names: Vec<String> = self
+                .failed
+                .iter()
+                .map(|(p, why)| format!("{p} ({why})"))
+                .collect();
+            notes.push(name_files(&names, "that could not be searched", ""));
+        }
+        let room = self
+            .opts
+            .max_chars
+            .map_or(usize::MAX, |m| m.saturating_sub(self.out.len()));
+        let mut used = 0;
+        for note in notes {
+            let note = if used + note.len() > room {
+                shorten(&note, room.saturating_sub(used))
+            } else {
+                note
+            };
+            used += note.len();
+            self.out.push_str(&note);
+        }
+        self.out
+    }
+}
+
+fn name_files(paths: &[String], why: &str, advice: &str) -> String {
+    let shown: Vec<&str> = paths.iter().take(20).map(String::as_str).collect();
+    let more = if paths.len() > 20 {
+        format!(" and {} more", paths.len() - 20)
+    } else {
+        String::new()
+    };
+    let files = if paths.len() == 1 { "file" } else { "files" };
+    let advice = if advice.is_empty() {
+        String::new()
+    } else {
+        format!(" {advice}")
+    };
+    format!(
+        "Skipped {} {files} {why}: {}{more}.{advice}\n",
+        paths.len(),
+        shown.join(", ")
+    )
+}
+
+fn shorten(note: &str, room: usize) -> String {
+    if room < 20 {
+        return String::new();
+    }
+    let mut end = room - 6;
+    while !note.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} ...]\n", &note[..end])
+}
+
+#[cfg(test)]
+#[path = "search_tests.rs"]
+mod tests;

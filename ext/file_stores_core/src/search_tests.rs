@@ -1,0 +1,213 @@
+use super::*;
+use crate::dir_store::DirStore;
+use std::os::unix::fs::symlink;
+
+fn docs(list: &[(&str, Option<&str>)]) -> Vec<(String, Option<Vec<u8>>)> {
+    list.iter()
+        .map(|(p, t)| (p.to_string(), t.map(|t| t.as_bytes().to_vec())))
+        .collect()
+}
+
+fn search(pattern: &str, opts: Options, list: &[(&str, Option<&str>)]) -> String {
+    Search::new(pattern, opts)
+        .unwrap()
+        .texts(&docs(list), None, &Cancel::new())
+        .unwrap()
+}
+
+#[test]
+fn finds_lines_in_path_order_ignoring_case() {
+    let out = search(
+        "term",
+        Options::default(),
+        &[("b.txt", Some("x\nTerm b\n")), ("a.md", Some("term a\n"))],
+    );
+    assert_eq!(out, "a.md:1:term a\nb.txt:2:Term b\n");
+}
+
+#[test]
+fn context_and_breaks() {
+    let text = "1\n2 hit\n3\n4\n5\n6\n7 hit\n8\n";
+    let out = search(
+        "hit",
+        Options {
+            context: 1,
+            ..Options::default()
+        },
+        &[("f", Some(text))],
+    );
+    assert_eq!(
+        out,
+        "f-1-1\nf:2:2 hit\nf-3-3\n--\nf-6-6\nf:7:7 hit\nf-8-8\n"
+    );
+}
+
+#[test]
+fn files_only_and_skipped_notes() {
+    let out = search(
+        "x",
+        Options {
+            files_only: true,
+            ..Options::default()
+        },
+        &[("a", Some("x\nx\n")), ("b.pdf", None), ("c", Some("y"))],
+    );
+    assert_eq!(
+        out,
+        "a\nSkipped 1 file with no extracted text: b.pdf. Read them with read_file first.\n"
+    );
+}
+
+#[test]
+fn caps_matches_and_says_so() {
+    let text = "m\n".repeat(150);
+    let out = search("m", Options::default(), &[("f", Some(&text))]);
+    assert_eq!(out.lines().filter(|l| l.starts_with("f:")).count(), 100);
+    assert!(
+        out.ends_with(
+            "there are more. Narrow the search with path or glob, or a more specific pattern.]\n"
+        ),
+        "{out}"
+    );
+    let exact = "m\n".repeat(100);
+    let out = search("m", Options::default(), &[("f", Some(&exact))]);
+    assert!(!out.contains("Stopped"), "exactly 100 is not 'more'");
+}
+
+#[test]
+fn caps_characters_including_notes() {
+    let line = format!("{}\n", "word ".repeat(90));
+    let text = line.repeat(300);
+    let many: Vec<(String, Option<&str>)> = (0..30).map(|i| (format!("0f{i:02}"), None)).collect();
+    let mut list: Vec<(&str, Option<&str>)> = vec![("a", Some(&text))];
+    list.extend(many.iter().map(|(p, t)| (p.as_str(), *t)));
+    let out = search(
+        "word",
+        Options {
+            max_matches: None,
+            ..Options::default()
+        },
+        &list,
+    );
+    assert!(out.len() <= 20_000, "{}", out.len());
+    assert!(out.contains("[Stopped at 20000 characters"));
+    assert!(out.contains("Skipped 30 files"));
+}
+
+#[test]
+fn long_lines_are_cut_around_the_match() {
+    let text = format!("{}needle{}\n", "a".repeat(3000), "b".repeat(3000));
+    let out = search("needle", Options::default(), &[("f", Some(&text))]);
+    assert!(out.starts_with("f:1:[...]"), "{}", &out[..40]);
+    assert!(out.contains("needle") && out.trim_end().ends_with("[...]"));
+    assert!(out.len() < 600);
+}
+
+#[test]
+fn explains_patterns_it_cannot_use() {
+    let err = compile("(?=x)", false).unwrap_err();
+    assert!(err.contains("Look-ahead and look-behind"), "{err}");
+    let err = compile("(a)\\1", false).unwrap_err();
+    assert!(err.contains("Back-references"), "{err}");
+    let err = compile("\\h+", false).unwrap_err();
+    assert!(err.contains("[0-9a-fA-F]"), "{err}");
+    let err = compile("(", false).unwrap_err();
+    assert!(err.contains("Escape special characters"), "{err}");
+    let err = compile("a{1000}{1000}{1000}", false).unwrap_err();
+    assert!(err.contains("too large"), "{err}");
+    assert!(compile("(?<name>x)", false).is_ok());
+}
+
+#[test]
+fn pathological_patterns_run_in_linear_time() {
+    let matching = format!("{}\n", "a".repeat(100_000));
+    let failing = format!("{}b\n", "a".repeat(100_000));
+    let started = Instant::now();
+    let out = search(
+        "(a+)+$",
+        Options::default(),
+        &[("f", Some(&matching)), ("g", Some(&failing))],
+    );
+    assert!(
+        out.starts_with("f:1:") && !out.contains("g:1:"),
+        "{}",
+        &out[..20]
+    );
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn utf16_with_a_bom_and_invalid_utf8() {
+    let mut wide = vec![0xff, 0xfe];
+    for unit in "hello wide\n".encode_utf16() {
+        wide.extend_from_slice(&unit.to_le_bytes());
+    }
+    let docs = vec![
+        ("w".to_string(), Some(wide)),
+        ("bad".to_string(), Some(b"ok \xff hello\n".to_vec())),
+    ];
+    let out = Search::new("hello", Options::default())
+        .unwrap()
+        .texts(&docs, None, &Cancel::new())
+        .unwrap();
+    assert_eq!(out, "bad:1:ok \u{fffd} hello\nw:1:hello wide\n");
+}
+
+#[test]
+fn a_cancelled_search_stops() {
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let err = Search::new("x", Options::default()).unwrap().texts(
+        &docs(&[("a", Some("x"))]),
+        None,
+        &cancel,
+    );
+    assert!(err.unwrap_err().is_cancelled());
+}
+
+#[test]
+fn a_past_deadline_stops_with_a_note() {
+    let opts = Options {
+        deadline: Some(Instant::now()),
+        ..Options::default()
+    };
+    let out = search("x", opts, &[("a", Some("x"))]);
+    assert!(out.contains("ran out of time"), "{out}");
+}
+
+#[test]
+fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("store");
+    let store = DirStore::open(&root, None).unwrap();
+    let c = Cancel::new();
+    store.write("a.txt", b"hit a\n", 1, &c).unwrap();
+    store.write("a/b.txt", b"hit ab\n", 1, &c).unwrap();
+    store.write("a-b.txt", b"hit a-b\n", 1, &c).unwrap();
+    store.write("bin.dat", b"\0\0hit\n", 1, &c).unwrap();
+    store.write("doc.pdf", b"%PDF hit\n", 1, &c).unwrap();
+    store.write("scan.png", b"\x89PNG hit\n", 1, &c).unwrap();
+    std::fs::write(root.join(".hidden"), b"hit hidden\n").unwrap();
+    let outside = tmp.path().join("outside.txt");
+    std::fs::write(&outside, b"hit outside\n").unwrap();
+    symlink(&outside, root.join("link.txt")).unwrap();
+    let search = Search::new("hit", Options::default()).unwrap();
+    let mut texts = HashMap::new();
+    texts.insert("doc.pdf".to_string(), b"extracted hit\n".to_vec());
+    let root_fd = store.root_fd();
+    let out = search.folder(root_fd, "", None, &texts, &c).unwrap();
+    assert_eq!(
+        out,
+        "a-b.txt:1:hit a-b\na.txt:1:hit a\na/b.txt:1:hit ab\ndoc.pdf:1:extracted hit\n\
+         Skipped 1 file with no extracted text: scan.png. Read them with read_file first.\n\
+         Skipped 1 file that are binary: bin.dat. They have no text to search.\n"
+    );
+    let needing = Search::files_needing_text(root_fd, "", None, &c).unwrap();
+    assert_eq!(needing, ["doc.pdf", "scan.png"]);
+    let glob = PathGlob::new("a/*.txt", "").unwrap();
+    assert_eq!(
+        search.folder(root_fd, "", Some(&glob), &texts, &c).unwrap(),
+        "a/b.txt:1:hit ab\n"
+    );
+    assert!(search.folder(root_fd, "missing", None, &texts, &c).is_err());
+}

@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+require 'set'
+
+module RubyLLM
+  class FileStore
+    # The search engine behind search_files, for any store: grep semantics
+    # in Rust (ripgrep's searcher, Rust regex). A NativeDir is searched on
+    # disk by the engine itself; other stores hand it their texts. It never
+    # runs a converter: files whose format has no text of their own are
+    # searched through the text the store already keeps for them, or named
+    # as skipped.
+    #
+    #   RubyLLM::FileStore::Search.run(store, 'terminat(e|ion)', path: 'contracts', context: 1)
+    module Search
+      DEFAULTS = { case_sensitive: false, context: 0, files_only: false, max_matches: 100, max_chars: 20_000,
+                   timeout: 10 }.freeze
+
+      class << self
+        # The output the model sees. +max_matches+ and +max_chars+ may be nil
+        # (no cap); +timeout+ is in seconds. Raises ArgumentError for a
+        # pattern or glob the engine cannot use, with a message saying what
+        # to write instead, and RubyLLM::FileNotFoundError for a missing folder.
+        def run(store, pattern, path: nil, glob: nil, **options)
+          unknown = options.keys - DEFAULTS.keys
+          raise ArgumentError, "unknown search options: #{unknown.join(', ')}" if unknown.any?
+          raise ArgumentError, 'pattern must be a String' unless pattern.is_a?(String)
+
+          folder = FileStore.folder(path)
+          glob = nil if glob == ''
+          raise ArgumentError, 'glob must be a String, like "*.md"' unless glob.nil? || glob.is_a?(String)
+
+          settings = engine_settings(DEFAULTS.merge(options))
+          return store.send(:native_search, pattern, folder, glob, settings) if store.is_a?(RubyLLM::NativeDir)
+
+          FileStores::Native.search_texts(pattern, documents(store, folder, glob), folder, nil, settings)
+        end
+
+        private
+
+        def engine_settings(options)
+          [options[:case_sensitive] == true, Integer(options[:context]), options[:files_only] == true,
+           options[:max_matches], options[:max_chars], options[:timeout]&.to_f]
+        end
+
+        # [path, bytes or nil] for each file in +folder+ that +glob+ matches.
+        def documents(store, folder, glob)
+          files = store.list(folder.empty? ? nil : folder)
+          if !folder.empty? && files.empty? && !store.exist?(folder)
+            raise RubyLLM::FileNotFoundError, "#{folder} does not exist"
+          end
+
+          if glob
+            keep = FileStores::Native.glob_filter(glob, folder, files.map(&:path)).to_set
+            files = files.select { |file| keep.include?(file.path) }
+          end
+          files.map { |file| [file.path, searchable(store, file)] }
+        end
+
+        def searchable(store, file)
+          return store.read(file.path) if FileStores::Native.text_content_type?(file.content_type)
+
+          store.cached_text(file)&.b
+        end
+      end
+    end
+  end
+end
