@@ -701,17 +701,23 @@ impl Report {
         }
         let mut notes = Vec::new();
         if !self.no_text.is_empty() {
-            notes.push(name_files(
-                &self.no_text,
-                "with no extracted text",
-                "Read them with read_file first.",
+            let n = self.no_text.len();
+            let files = if n == 1 { "file" } else { "files" };
+            notes.push(format!(
+                "Skipped {n} {files} with no extracted text: {}. Read them with read_file first.\n",
+                list_names(&self.no_text)
             ));
         }
         if !self.binary.is_empty() {
-            notes.push(name_files(
-                &self.binary,
-                "that are binary",
-                "They have no text to search.",
+            let n = self.binary.len();
+            let (files, they) = if n == 1 {
+                ("file", "It has")
+            } else {
+                ("files", "They have")
+            };
+            notes.push(format!(
+                "Skipped {n} binary {files}: {}. {they} no text to search.\n",
+                list_names(&self.binary)
             ));
         }
         if !self.failed.is_empty() {
@@ -720,7 +726,12 @@ impl Report {
                 .iter()
                 .map(|(p, why)| format!("{p} ({why})"))
                 .collect();
-            notes.push(name_files(&names, "that could not be searched", ""));
+            let n = names.len();
+            notes.push(format!(
+                "Could not search {n} {}: {}.\n",
+                if n == 1 { "file" } else { "files" },
+                list_names(&names)
+            ));
         }
         let room = self
             .opts
@@ -740,24 +751,14 @@ impl Report {
     }
 }
 
-fn name_files(paths: &[String], why: &str, advice: &str) -> String {
+fn list_names(paths: &[String]) -> String {
     let shown: Vec<&str> = paths.iter().take(20).map(String::as_str).collect();
     let more = if paths.len() > 20 {
         format!(" and {} more", paths.len() - 20)
     } else {
         String::new()
     };
-    let files = if paths.len() == 1 { "file" } else { "files" };
-    let advice = if advice.is_empty() {
-        String::new()
-    } else {
-        format!(" {advice}")
-    };
-    format!(
-        "Skipped {} {files} {why}: {}{more}.{advice}\n",
-        paths.len(),
-        shown.join(", ")
-    )
+    format!("{}{more}", shown.join(", "))
 }
 
 fn shorten(note: &str, room: usize) -> String {

@@ -200,7 +200,7 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
         out,
         "a-b.txt:1:hit a-b\na.txt:1:hit a\na/b.txt:1:hit ab\ndoc.pdf:1:extracted hit\n\
          Skipped 1 file with no extracted text: scan.png. Read them with read_file first.\n\
-         Skipped 1 file that are binary: bin.dat. They have no text to search.\n"
+         Skipped 1 binary file: bin.dat. It has no text to search.\n"
     );
     let needing = Search::files_needing_text(root_fd, "", None, &c).unwrap();
     assert_eq!(needing, ["doc.pdf", "scan.png"]);
