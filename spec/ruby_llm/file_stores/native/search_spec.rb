@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require 'rbconfig'
 require 'timeout'
 
 RSpec.describe RubyLLM::FileStore::Search, :native do
@@ -123,6 +124,15 @@ RSpec.describe RubyLLM::FileStore::Search, :native do
         expect(worker.join(5)).not_to be_nil
         expect(Process.clock_gettime(Process::CLOCK_MONOTONIC) - started).to be < 2
         ticker.kill
+      end
+
+      it 'keeps memory flat in file size: a 400 MB file is searched in buffers' do
+        script = File.expand_path('../../../scripts/search_memory.rb', __dir__)
+        output = IO.popen([RbConfig.ruby, script, '400'], &:read)
+        expect(output).to include('result: huge.log:')
+        before = output[/peak_kb_before: (\d+)/, 1].to_i
+        after = output[/peak_kb_after: (\d+)/, 1].to_i
+        expect(after - before).to be < 64 * 1024, output # far less than the file's 400 MB
       end
 
       it 'stops for Timeout' do
