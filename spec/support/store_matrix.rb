@@ -15,14 +15,9 @@ module StoreMatrix
   def on_every_store(&)
     STORES.each do |label, make|
       context "on #{label}" do
-        around do |example|
-          Dir.mktmpdir('tools') do |dir|
-            @store_dir = dir
-            example.run
-          end
-        end
+        include_context 'in a temporary folder'
 
-        let(:store) { make.call(@store_dir) }
+        let(:store) { make.call(@tmp) }
         let(:inline_limit) { RubyLLM::FileStore::Tools::DEFAULT_INLINE_LIMIT }
         let(:tools) do
           RubyLLM::FileStore::Tools.for(store, tools: %i[read write edit delete], inline_limit:)

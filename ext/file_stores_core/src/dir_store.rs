@@ -32,7 +32,7 @@ use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsutil::{
-    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at,
+    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at, visible_entries,
 };
 use crate::lock::{FolderLock, Held};
 use crate::path::{is_hidden, normalize, normalize_folder, split_parent, MAX_PATH_BYTES};
@@ -376,14 +376,14 @@ impl DirStore {
         cancel.check()?;
         let mut files = Vec::new();
         let mut folders = Vec::new();
-        for (name, st) in read_visible_entries(&dir, &rel)? {
+        for (name, kind) in visible_entries(&dir, &rel)? {
             let path = if rel.is_empty() {
                 name
             } else {
                 format!("{rel}/{name}")
             };
-            match file_type(&st) {
-                FileType::RegularFile => files.push((path, st)),
+            match kind {
+                FileType::RegularFile => files.push(path),
                 // Deeper than a store path can reach: nothing there is addressable.
                 FileType::Directory if path.len() <= MAX_PATH_BYTES => folders.push(path),
                 _ => {}
@@ -393,9 +393,15 @@ impl DirStore {
             || -> Result<Vec<T>> {
                 files
                     .par_iter()
-                    .map(|(path, st)| {
+                    .map(|path| {
                         cancel.check()?;
-                        visit(&dir, path, st)
+                        let (_, name) = split_parent(path);
+                        match stat_at(&dir, name, path)? {
+                            Some(st) if file_type(&st) == FileType::RegularFile => {
+                                visit(&dir, path, &st)
+                            }
+                            _ => Ok(None), // gone, or replaced, since the folder was read
+                        }
                     })
                     .filter_map(Result::transpose)
                     .collect()
@@ -425,27 +431,6 @@ impl DirStore {
         }
         Ok(found)
     }
-}
-
-/// The visible entries of a folder, with their `lstat`.
-fn read_visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, Stat)>> {
-    let mut entries = Vec::new();
-    let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
-    while let Some(entry) = reader.read() {
-        let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
-        let Ok(name) = entry.file_name().to_str() else {
-            continue;
-        };
-        // Hidden names, "." and "..", and names that are not UTF-8 are not store paths.
-        if name.starts_with('.') {
-            continue;
-        }
-        let name = name.to_owned();
-        if let Some(st) = stat_at(dir, &name, rel)? {
-            entries.push((name, st));
-        }
-    }
-    Ok(entries)
 }
 
 fn hash_file(file: &File, path: &str, cancel: &Cancel) -> Result<(String, Vec<u8>)> {

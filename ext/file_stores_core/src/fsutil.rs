@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::Read;
 use std::os::fd::{AsFd, OwnedFd};
 
-use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat};
+use rustix::fs::{openat, statat, AtFlags, Dir, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
 use crate::cancel::Cancel;
@@ -110,8 +110,7 @@ pub fn open_regular<Fd: AsFd>(dir: Fd, name: &str, path: &str) -> Result<Option<
     if file_type(&st) != FileType::RegularFile {
         return Ok(None);
     }
-    // Reads should block normally from here on.
-    rustix::fs::fcntl_setfl(&fd, OFlags::empty()).map_err(|e| Error::io(path, errno_to_io(e)))?;
+    // O_NONBLOCK is left on: Linux ignores it for regular files.
     Ok(Some((File::from(fd), st)))
 }
 
@@ -130,4 +129,33 @@ pub fn read_all(file: &File, hint: u64, path: &str, cancel: &Cancel) -> Result<V
             return Ok(buf);
         }
     }
+}
+
+/// The visible regular files and folders of `dir` (the store folder `rel`),
+/// in directory order: hidden names, "." and "..", names that are not UTF-8,
+/// links and other kinds are not store paths. Types come from the directory
+/// entry, or from `lstat` where the file system does not say.
+pub fn visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, FileType)>> {
+    let mut entries = Vec::new();
+    let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
+    while let Some(entry) = reader.read() {
+        let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
+        let Ok(name) = entry.file_name().to_str() else {
+            continue;
+        };
+        if name.starts_with('.') {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            FileType::Unknown => match stat_at(dir, name, rel)? {
+                Some(st) => file_type(&st),
+                None => continue,
+            },
+            kind => kind,
+        };
+        if matches!(kind, FileType::RegularFile | FileType::Directory) {
+            entries.push((name.to_owned(), kind));
+        }
+    }
+    Ok(entries)
 }

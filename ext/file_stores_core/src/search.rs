@@ -33,12 +33,12 @@ use grep_matcher::Matcher;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
 use rayon::prelude::*;
-use rustix::fs::{Dir, FileType};
+use rustix::fs::FileType;
 
 use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fsutil::{errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at};
+use crate::fsutil::{open_folder, open_regular, open_subdir, visible_entries};
 use crate::glob::PathGlob;
 
 /// Lines longer than this many characters are cut around the match.
@@ -466,29 +466,10 @@ fn collect_needing_text(
 
 /// The visible regular files and folders of `dir`, in path order.
 fn sorted_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, bool)>> {
-    let mut entries = Vec::new();
-    let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
-    while let Some(entry) = reader.read() {
-        let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
-        let Ok(name) = entry.file_name().to_str() else {
-            continue;
-        };
-        if name.starts_with('.') {
-            continue;
-        }
-        let kind = match entry.file_type() {
-            FileType::Unknown => match stat_at(dir, name, rel)? {
-                Some(st) => file_type(&st),
-                None => continue,
-            },
-            kind => kind,
-        };
-        match kind {
-            FileType::RegularFile => entries.push((name.to_owned(), false)),
-            FileType::Directory => entries.push((name.to_owned(), true)),
-            _ => {}
-        }
-    }
+    let mut entries: Vec<(String, bool)> = visible_entries(dir, rel)?
+        .into_iter()
+        .map(|(name, kind)| (name, kind == FileType::Directory))
+        .collect();
     // A folder sorts as "name/", so that the walk yields paths in order.
     entries.sort_by(|a, b| path_bytes(a).cmp(path_bytes(b)));
     Ok(entries)

@@ -6,12 +6,8 @@ require 'timeout'
 # NativeDir under threads and processes: the lock, and the GVL released
 # during long native calls.
 RSpec.describe RubyLLM::NativeDir, :native do
-  around do |example|
-    Dir.mktmpdir('native-dir-conc') do |tmp|
-      @root = File.join(tmp, 'store')
-      example.run
-    end
-  end
+  include_context 'in a temporary folder'
+  before { @root = File.join(@tmp, 'store') }
 
   let(:store) { described_class.new(@root) }
 

@@ -5,12 +5,7 @@ require 'fileutils'
 RSpec.describe RubyLLM::NativeDir, :native do
   subject(:store) { described_class.new(root) }
 
-  around do |example|
-    Dir.mktmpdir('native-dir') do |tmp|
-      @tmp = tmp
-      example.run
-    end
-  end
+  include_context 'in a temporary folder'
 
   let(:root) { File.join(@tmp, 'store') }
   let(:outside) { File.join(@tmp, 'outside').tap { |dir| FileUtils.mkdir_p(dir) } }

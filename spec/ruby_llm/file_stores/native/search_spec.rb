@@ -68,12 +68,8 @@ RSpec.describe RubyLLM::FileStore::Search, :native do
   end
 
   context 'on a NativeDir' do
-    around do |example|
-      Dir.mktmpdir('search') do |dir|
-        @root = dir
-        example.run
-      end
-    end
+    include_context 'in a temporary folder'
+    before { @root = @tmp }
 
     let(:store) { RubyLLM::NativeDir.new(@root) }
 

@@ -3,12 +3,8 @@
 # edit_file calls running at once take turns, each on the file as the one
 # before left it: no edit is lost, across threads and processes.
 RSpec.describe 'edit_file at once', :native do
-  around do |example|
-    Dir.mktmpdir('edits') do |dir|
-      @root = File.join(dir, 'store')
-      example.run
-    end
-  end
+  include_context 'in a temporary folder'
+  before { @root = File.join(@tmp, 'store') }
 
   # Appends +count+ markers through the tools, as a model would: read, edit,
   # and read again when the file changed since. Returns the markers written.
