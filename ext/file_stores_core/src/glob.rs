@@ -20,7 +20,11 @@ pub struct PathGlob {
 impl PathGlob {
     /// Compiles `glob` for files under `folder` (normalised, "" for the root).
     pub fn new(glob: &str, folder: &str) -> Result<Self> {
-        let matcher = GlobBuilder::new(glob)
+        let names_only = !glob.contains('/');
+        // A leading "/" or "./" anchors the glob at the folder, as in ripgrep
+        // and .gitignore; relative globs are anchored there already.
+        let anchored = glob.trim_start_matches("./").trim_start_matches('/');
+        let matcher = GlobBuilder::new(anchored)
             .literal_separator(true)
             .backslash_escape(true)
             .build()
@@ -72,6 +76,16 @@ mod tests {
         assert!(inside.is_match("reports/2025/q4.csv"));
         assert!(!inside.is_match("reports/2025/deep/q4.csv"));
         assert!(!inside.is_match("2025/q4.csv"));
+    }
+
+    #[test]
+    fn a_leading_slash_anchors_at_the_folder() {
+        let g = PathGlob::new("/README.md", "").unwrap();
+        assert!(g.is_match("README.md"));
+        assert!(!g.is_match("docs/README.md"));
+        assert!(PathGlob::new("./docs/*.md", "")
+            .unwrap()
+            .is_match("docs/a.md"));
     }
 
     #[test]
