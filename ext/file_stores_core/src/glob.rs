@@ -37,7 +37,7 @@ impl PathGlob {
         };
         Ok(PathGlob {
             matcher,
-            names_only: !glob.contains('/'),
+            names_only,
             prefix,
         })
     }
