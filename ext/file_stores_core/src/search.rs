@@ -27,6 +27,7 @@
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
+use std::sync::Arc;
 use std::time::Instant;
 
 use grep_matcher::Matcher;
@@ -118,7 +119,7 @@ fn explain_pattern_error(raw: &str) -> String {
 /// A file to search and where its text comes from.
 enum Source<'a> {
     /// A regular file named `name` in the open folder `dir`.
-    Disk(&'a OwnedFd, String),
+    Disk(Arc<OwnedFd>, String),
     /// Text the caller holds (a store's text file, or extracted text).
     Text(&'a [u8]),
     /// A format with no text until a converter reads it.
@@ -229,7 +230,18 @@ impl Search {
             }
             Err(e) => return Err(e),
         };
-        self.walk(&dir, folder, glob, texts, &mut report, cancel)?;
+        let mut pending = Vec::new();
+        if self.walk(
+            Arc::new(dir),
+            folder,
+            glob,
+            texts,
+            &mut pending,
+            &mut report,
+            cancel,
+        )? {
+            self.run_batch(pending, &mut report, cancel)?;
+        }
         Ok(report.finish())
     }
 
@@ -263,31 +275,30 @@ impl Search {
         }
     }
 
-    /// Visits `dir` in path order: a folder named `x` sorts as `x/`.
-    fn walk(
+    /// Visits `dir` in path order (a folder named `x` sorts as `x/`), adding
+    /// files to `pending` and searching them in batches that span folders,
+    /// so a tree of small folders still searches many files at once.
+    #[allow(clippy::too_many_arguments)]
+    fn walk<'t>(
         &self,
-        dir: &OwnedFd,
+        dir: Arc<OwnedFd>,
         rel: &str,
         glob: Option<&PathGlob>,
-        texts: &HashMap<String, Vec<u8>>,
+        texts: &'t HashMap<String, Vec<u8>>,
+        pending: &mut Vec<(String, Source<'t>)>,
         report: &mut Report,
         cancel: &Cancel,
     ) -> Result<bool> {
-        let entries = sorted_entries(dir, rel)?;
-        let mut pending: Vec<(String, Source<'_>)> = Vec::new();
-        for (name, is_dir) in entries {
+        for (name, is_dir) in sorted_entries(&dir, rel)? {
             let path = if rel.is_empty() {
                 name.clone()
             } else {
                 format!("{rel}/{name}")
             };
             if is_dir {
-                if !self.run_batch(std::mem::take(&mut pending), report, cancel)? {
-                    return Ok(false);
-                }
-                match open_subdir(dir, &name, false, &path) {
+                match open_subdir(&*dir, &name, false, &path) {
                     Ok(Some(sub)) => {
-                        if !self.walk(&sub, &path, glob, texts, report, cancel)? {
+                        if !self.walk(Arc::new(sub), &path, glob, texts, pending, report, cancel)? {
                             return Ok(false);
                         }
                     }
@@ -304,18 +315,16 @@ impl Search {
                 continue;
             }
             let source = if has_own_text(&name) {
-                Source::Disk(dir, name)
+                Source::Disk(dir.clone(), name)
             } else {
                 texts.get(&path).map_or(Source::NoText, |t| Source::Text(t))
             };
             pending.push((path, source));
-            if pending.len() >= BATCH
-                && !self.run_batch(std::mem::take(&mut pending), report, cancel)?
-            {
+            if pending.len() >= BATCH && !self.run_batch(std::mem::take(pending), report, cancel)? {
                 return Ok(false);
             }
         }
-        self.run_batch(pending, report, cancel)
+        Ok(true)
     }
 
     /// Searches a batch in parallel and adds the results in order. Returns
@@ -399,7 +408,7 @@ impl Search {
                     searcher.search_slice(&self.matcher, text, &mut sink)
                 }
             }
-            Source::Disk(dir, name) => match open_regular(*dir, name, name) {
+            Source::Disk(dir, name) => match open_regular(&**dir, name, name) {
                 Ok(Some((file, _))) => {
                     let reader = Guarded {
                         inner: file,

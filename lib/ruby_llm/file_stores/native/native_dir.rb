@@ -38,6 +38,8 @@ module RubyLLM
       end
 
       @core = Core.open(File.expand_path(root), max_bytes)
+      @text_paths = {}
+      @text_paths_lock = Mutex.new
     end
 
     # The absolute path of the folder.
@@ -94,6 +96,14 @@ module RubyLLM
       "#<#{self.class.name} #{local_root}>"
     end
 
+    # Keeps the text a converter made of +file+, and remembers its path so
+    # that search_files finds it without walking the folder for it.
+    def cache_text(file, text)
+      super
+      text_paths_lock.synchronize { text_paths[file.path] = true }
+      text
+    end
+
     private
 
     def lock_owner
@@ -103,13 +113,28 @@ module RubyLLM
     # RubyLLM::FileStore::Search on disk: the engine walks the folder, and is
     # handed the text kept for files whose format has none of its own.
     def native_search(pattern, folder, glob, settings)
-      texts = @core.files_needing_text(folder, glob).each_with_object({}) do |path, found|
+      @core.search(pattern, folder, glob, settings, extracted_texts(folder, glob))
+    end
+
+    # Path => text for the files whose converted text this store keeps. With
+    # the in-memory text cache, the paths come from what cache_text was told,
+    # so a search needs no walk of its own; a subclass that keeps texts
+    # elsewhere is asked for each file the folder has without text.
+    def extracted_texts(folder, glob)
+      paths = if method(:cached_text).owner == FileStores::Native::StoreMethods
+                text_paths_lock.synchronize { text_paths.keys }
+              else
+                @core.files_needing_text(folder, glob)
+              end
+      paths.each_with_object({}) do |path, texts|
         file = self[path]
         text = file && cached_text(file)
-        found[path] = text.b if text
+        texts[path] = text.b if text
       end
-      @core.search(pattern, folder, glob, settings, texts)
     end
+
+    def text_paths = (@text_paths ||= {})
+    def text_paths_lock = (@text_paths_lock ||= Mutex.new)
 
     def stored_file(row)
       path, byte_size, content_type, digest, sec, nsec = row
