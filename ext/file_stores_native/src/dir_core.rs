@@ -3,50 +3,24 @@
 //! arguments, builds `StoredFile`s from the arrays returned here, and carries
 //! the documentation.
 //!
-//! A file travels to Ruby as `[path, byte_size, content_type, digest,
-//! mtime_sec, mtime_nsec]`.
+//! Files travel to Ruby as `RubyLLM::StoredFile`s (see `stored_file.rs`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use file_stores_core::path::normalize_folder;
 use file_stores_core::search::Search;
-use file_stores_core::{DirStore, FileInfo};
+use file_stores_core::DirStore;
 use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, Value};
 
 use crate::errors::CoreError;
 use crate::nogvl::{guarded, nogvl};
 use crate::search_options;
+use crate::stored_file::StoredFileBuilder;
 
 #[magnus::wrap(class = "RubyLLM::FileStores::Native::DirCore", free_immediately, size)]
 pub struct DirCore {
     store: DirStore,
-}
-
-fn file_to_ruby(ruby: &Ruby, f: &FileInfo) -> Result<RArray, Error> {
-    let row = ruby.ary_new_capa(6);
-    row.push(ruby.str_new(&f.path))?;
-    row.push(f.byte_size)?;
-    row.push(ruby.str_new(f.content_type))?;
-    row.push(ruby.str_new(&f.digest))?;
-    row.push(f.mtime_sec)?;
-    row.push(f.mtime_nsec)?;
-    Ok(row)
-}
-
-fn files_to_ruby(ruby: &Ruby, files: &[FileInfo]) -> Result<RArray, Error> {
-    let list = ruby.ary_new_capa(files.len());
-    for f in files {
-        list.push(file_to_ruby(ruby, f)?)?;
-    }
-    Ok(list)
-}
-
-fn optional_file(ruby: &Ruby, f: Option<FileInfo>) -> Result<Value, Error> {
-    match f {
-        Some(f) => Ok(file_to_ruby(ruby, &f)?.as_value()),
-        None => Ok(ruby.qnil().as_value()),
-    }
 }
 
 impl DirCore {
@@ -62,12 +36,12 @@ impl DirCore {
 
     fn list(ruby: &Ruby, rb_self: &Self, folder: String) -> Result<RArray, Error> {
         let files = nogvl(ruby, |cancel| rb_self.store.list(&folder, cancel))?;
-        guarded(ruby, || files_to_ruby(ruby, &files))
+        guarded(ruby, || StoredFileBuilder::new(ruby)?.build_all(&files))
     }
 
     fn stat(ruby: &Ruby, rb_self: &Self, path: String) -> Result<Value, Error> {
         let file = nogvl(ruby, |cancel| rb_self.store.stat(&path, cancel))?;
-        optional_file(ruby, file)
+        StoredFileBuilder::new(ruby)?.build_optional(file)
     }
 
     fn read(ruby: &Ruby, rb_self: &Self, path: String) -> Result<RString, Error> {
@@ -81,19 +55,19 @@ impl DirCore {
         path: String,
         content: RString,
         owner: u64,
-    ) -> Result<RArray, Error> {
+    ) -> Result<Value, Error> {
         // SAFETY: the slice is copied at once, before any Ruby code can run
         // and change or free the string's buffer.
         let bytes = unsafe { content.as_slice() }.to_vec();
         let file = nogvl(ruby, |cancel| {
             rb_self.store.write(&path, &bytes, owner, cancel)
         })?;
-        file_to_ruby(ruby, &file)
+        StoredFileBuilder::new(ruby)?.build(&file)
     }
 
     fn delete(ruby: &Ruby, rb_self: &Self, path: String, owner: u64) -> Result<Value, Error> {
         let file = nogvl(ruby, |cancel| rb_self.store.delete(&path, owner, cancel))?;
-        optional_file(ruby, file)
+        StoredFileBuilder::new(ruby)?.build_optional(file)
     }
 
     fn delete_folder(
@@ -105,7 +79,7 @@ impl DirCore {
         let files = nogvl(ruby, |cancel| {
             rb_self.store.delete_folder(&folder, owner, cancel)
         })?;
-        files_to_ruby(ruby, &files)
+        StoredFileBuilder::new(ruby)?.build_all(&files)
     }
 
     fn lock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<(), Error> {

@@ -10,6 +10,7 @@ mod errors;
 mod native_module;
 mod nogvl;
 mod search_options;
+mod stored_file;
 
 use magnus::{prelude::*, Error, Ruby};
 

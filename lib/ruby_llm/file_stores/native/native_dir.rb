@@ -52,12 +52,11 @@ module RubyLLM
     def max_bytes = @core.max_bytes
 
     def list(folder = nil)
-      @core.list(FileStore.folder(folder)).map { |row| stored_file(row) }
+      @core.list(FileStore.folder(folder))
     end
 
     def [](path)
-      row = @core.stat(FileStore.path(path))
-      row && stored_file(row)
+      @core.stat(FileStore.path(path))
     end
 
     def read(path)
@@ -66,16 +65,15 @@ module RubyLLM
 
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
-      stored_file(@core.write(path, FileStore::Memory.bytes_of(content), lock_owner))
+      @core.write(path, FileStore::Memory.bytes_of(content), lock_owner)
     end
 
     def delete(path)
-      row = @core.delete(FileStore.path(path), lock_owner)
-      row && stored_file(row)
+      @core.delete(FileStore.path(path), lock_owner)
     end
 
     def delete_folder(folder)
-      @core.delete_folder(FileStore.path(folder), lock_owner).map { |row| stored_file(row) }
+      @core.delete_folder(FileStore.path(folder), lock_owner)
     end
 
     # Runs the block holding the folder's lock, which other processes on the
@@ -135,12 +133,6 @@ module RubyLLM
 
     def text_paths = (@text_paths ||= {})
     def text_paths_lock = (@text_paths_lock ||= Mutex.new)
-
-    def stored_file(row)
-      path, byte_size, content_type, digest, sec, nsec = row
-      StoredFile.new(path:, byte_size:, content_type:, digest:,
-                     updated_at: Time.at(sec, nsec, :nsec))
-    end
   end
 
   class FileStore # :nodoc:
