@@ -345,7 +345,10 @@ impl Search {
         }
         let outcomes: Vec<Outcome> = items
             .par_iter()
-            .map(|(_, source)| self.search_one(source, cancel))
+            .map_init(
+                || self.searcher(),
+                |searcher, (_, source)| self.search_one(searcher, source, cancel),
+            )
             .collect();
         cancel.check()?;
         for ((path, _), outcome) in items.into_iter().zip(outcomes) {
@@ -375,7 +378,9 @@ impl Search {
             .build()
     }
 
-    fn search_one(&self, source: &Source<'_>, cancel: &Cancel) -> Outcome {
+    /// Searches one file with `searcher`, which is reused across the files
+    /// of a rayon job so its buffers are allocated once.
+    fn search_one(&self, searcher: &mut Searcher, source: &Source<'_>, cancel: &Cancel) -> Outcome {
         let per_file = self.opts.max_matches.map(|m| m + 1);
         let mut sink = Collector {
             matcher: &self.matcher,
@@ -391,7 +396,6 @@ impl Search {
             chars: 0,
             binary: false,
         };
-        let mut searcher = self.searcher();
         let result = match source {
             Source::NoText => return Outcome::NoText,
             Source::Text(text) => {
