@@ -79,18 +79,10 @@ RSpec.describe RubyLLM::NativeDir, :native do
     end
 
     it 'let other Ruby threads run meanwhile (the GVL is released)' do
-      ticks = 0
-      ticker = Thread.new do
-        loop do
-          ticks += 1
-          Thread.pass
-        end
-      end
+      ticker = Ticker.new
       sleep 0.05
-      before = ticks
-      files = described_class.new(@root).list # hashes 1 GB
-      during = ticks - before
-      ticker.kill
+      during, files = ticker.during { described_class.new(@root).list } # hashes 1 GB
+      ticker.stop
       expect(files.map(&:path)).to eq(['big.bin'])
       expect(during).to be > 1000
     end
