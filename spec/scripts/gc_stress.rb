@@ -39,6 +39,10 @@ Dir.mktmpdir('gc-stress') do |dir|
   native = RubyLLM::FileStores::Native
   check('edits', native.apply_edits('a b a', [['a', 'x', true], ['b', 'y', false]]), [:ok, 'x y x', [2, 1]])
   check('ambiguous', native.apply_edits('a a', [['a', 'x', false]]), [:ambiguous, 0, 2])
+  text_search = native::TextSearch.start('b', '', nil, [false, 0, false, 100, 20_000, 10.0])
+  text_search.feed([['x.md', "a\nb\n"], ['y.pdf', nil]])
+  check('text search', text_search.finish,
+        "x.md:2:b\nSkipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
   check('normalize', native.normalize_path('./a//b'), 'a/b')
   check('content type', native.content_type_for('scan', "%PDF-1.7\n"), 'application/pdf')
 

@@ -49,7 +49,7 @@ pub const HEAP_LIMIT: usize = 64 << 20;
 /// Room kept for the closing notes within `max_chars`.
 const NOTE_ROOM: usize = 700;
 /// Files searched in parallel at a time, in path order.
-const BATCH: usize = 64;
+pub const BATCH: usize = 64;
 
 /// What to search for, and how much to show.
 #[derive(Debug, Clone)]
@@ -184,11 +184,28 @@ impl Search {
         glob: Option<&PathGlob>,
         cancel: &Cancel,
     ) -> Result<String> {
+        let mut report = self.report();
+        self.feed(&mut report, docs, glob, cancel)?;
+        Ok(report.finish())
+    }
+
+    /// Adds texts to a search under way, for callers that hand them over in
+    /// parts (in path order, part after part) so a capped search can stop
+    /// before the rest is even read. Returns false once the search stopped.
+    pub fn feed(
+        &self,
+        report: &mut Report,
+        docs: &[(String, Option<Vec<u8>>)],
+        glob: Option<&PathGlob>,
+        cancel: &Cancel,
+    ) -> Result<bool> {
+        if report.stop.is_some() {
+            return Ok(false);
+        }
         let mut order: Vec<usize> = (0..docs.len())
             .filter(|&i| glob.is_none_or(|g| g.is_match(&docs[i].0)))
             .collect();
         order.sort_by(|&a, &b| docs[a].0.cmp(&docs[b].0));
-        let mut report = self.report();
         for batch in order.chunks(BATCH) {
             let items: Vec<(String, Source<'_>)> = batch
                 .iter()
@@ -200,11 +217,11 @@ impl Search {
                     (docs[i].0.clone(), source)
                 })
                 .collect();
-            if !self.run_batch(items, &mut report, cancel)? {
-                break;
+            if !self.run_batch(items, report, cancel)? {
+                return Ok(false);
             }
         }
-        Ok(report.finish())
+        Ok(true)
     }
 
     /// Searches the visible files below `folder` of the store whose root is
@@ -261,7 +278,8 @@ impl Search {
         Ok(found)
     }
 
-    fn report(&self) -> Report {
+    /// A new, empty report for [`Search::feed`].
+    pub fn report(&self) -> Report {
         Report {
             opts: self.opts.clone(),
             out: String::new(),

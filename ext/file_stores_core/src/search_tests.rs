@@ -211,3 +211,40 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     );
     assert!(search.folder(root_fd, "missing", None, &texts, &c).is_err());
 }
+
+#[test]
+fn feeding_in_parts_gives_the_same_output_and_stops_early() {
+    let all: Vec<(String, Option<Vec<u8>>)> = (0..300)
+        .map(|i| {
+            (
+                format!("f{i:03}"),
+                Some(format!("hit {i}\nmiss\n").into_bytes()),
+            )
+        })
+        .collect();
+    let search = Search::new(
+        "hit",
+        Options {
+            context: 1,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let whole = search.texts(&all, None, &Cancel::new()).unwrap();
+    let mut report = search.report();
+    let mut parts_fed = 0;
+    for part in all.chunks(7) {
+        parts_fed += 1;
+        if !search
+            .feed(&mut report, part, None, &Cancel::new())
+            .unwrap()
+        {
+            break;
+        }
+    }
+    assert_eq!(report.finish(), whole);
+    assert!(
+        parts_fed < 20,
+        "stopped once capped, after {parts_fed} parts"
+    );
+}

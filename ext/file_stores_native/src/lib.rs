@@ -11,6 +11,7 @@ mod native_module;
 mod nogvl;
 mod search_options;
 mod stored_file;
+mod text_search;
 
 use magnus::{prelude::*, Error, Ruby};
 
@@ -21,5 +22,6 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     let native = stores.define_module("Native")?;
     native_module::init(ruby, native)?;
     dir_core::init(ruby, native)?;
+    text_search::init(ruby, native)?;
     Ok(())
 }

@@ -70,28 +70,6 @@ fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, E
     Ok(row)
 }
 
-/// Searches texts a store holds: `docs` is `[[path, text_or_nil], ...]`
-/// (nil for a file with no text yet), filtered by `glob` relative to `folder`.
-fn search_texts(
-    ruby: &Ruby,
-    pattern: String,
-    docs: RArray,
-    folder: String,
-    glob: Option<String>,
-    options: RArray,
-) -> Result<String, Error> {
-    let folder = path::normalize_folder(&folder).map_err(CoreError)?;
-    let glob = search_options::glob(glob, &folder)?;
-    let search = search_options::compile(ruby, &pattern, search_options::options(options)?)?;
-    let mut owned = Vec::with_capacity(docs.len());
-    for doc in docs.into_iter() {
-        let (path, text) = <(String, Option<RString>)>::try_convert(doc)?;
-        // SAFETY: copied at once, before any Ruby code runs.
-        owned.push((path, text.map(|t| unsafe { t.as_slice() }.to_vec())));
-    }
-    nogvl(ruby, |cancel| search.texts(&owned, glob.as_ref(), cancel))
-}
-
 /// The paths (store paths below `folder`) that `glob` matches, in order.
 fn glob_filter(glob: String, folder: String, paths: Vec<String>) -> Result<Vec<String>, Error> {
     let folder = path::normalize_folder(&folder).map_err(CoreError)?;
@@ -114,7 +92,6 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("hidden_path?", function!(hidden_path, 1))?;
     native.define_module_function("content_type_for", function!(content_type_for, 2))?;
     native.define_module_function("text_content_type?", function!(text_content_type, 1))?;
-    native.define_module_function("search_texts", function!(search_texts, 5))?;
     native.define_module_function("glob_filter", function!(glob_filter, 3))?;
     native.define_module_function("apply_edits", function!(apply_edits, 2))?;
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;

@@ -13,6 +13,9 @@ module RubyLLM
     #
     #   RubyLLM::FileStore::Search.run(store, 'terminat(e|ion)', path: 'contracts', context: 1)
     module Search
+      # Files read and handed to the engine at a time.
+      PART = 64
+
       DEFAULTS = { case_sensitive: false, context: 0, files_only: false, max_matches: 100, max_chars: 20_000,
                    timeout: 10 }.freeze
 
@@ -33,7 +36,7 @@ module RubyLLM
           settings = engine_settings(DEFAULTS.merge(options))
           return store.send(:native_search, pattern, folder, glob, settings) if store.is_a?(RubyLLM::NativeDir)
 
-          FileStores::Native.search_texts(pattern, documents(store, folder, glob), folder, nil, settings)
+          search_texts(store, pattern, folder, glob, settings)
         end
 
         private
@@ -43,18 +46,26 @@ module RubyLLM
            options[:max_matches], options[:max_chars], options[:timeout]&.to_f]
         end
 
-        # [path, bytes or nil] for each file in +folder+ that +glob+ matches.
-        def documents(store, folder, glob)
+        # Hands the engine the texts of the files in +folder+ that +glob+
+        # matches, a part at a time in path order, so that a search that
+        # reaches its cap stops before the rest are read.
+        def search_texts(store, pattern, folder, glob, settings)
+          search = FileStores::Native::TextSearch.start(pattern, folder, nil, settings)
+          matching_files(store, folder, glob).each_slice(PART) do |files|
+            break unless search.feed(files.map { |file| [file.path, searchable(store, file)] })
+          end
+          search.finish
+        end
+
+        def matching_files(store, folder, glob)
           files = store.list(folder.empty? ? nil : folder)
           if !folder.empty? && files.empty? && !store.exist?(folder)
             raise RubyLLM::FileNotFoundError, "#{folder} does not exist"
           end
+          return files unless glob
 
-          if glob
-            keep = FileStores::Native.glob_filter(glob, folder, files.map(&:path)).to_set
-            files = files.select { |file| keep.include?(file.path) }
-          end
-          files.map { |file| [file.path, searchable(store, file)] }
+          keep = FileStores::Native.glob_filter(glob, folder, files.map(&:path)).to_set
+          files.select { |file| keep.include?(file.path) }
         end
 
         def searchable(store, file)

@@ -67,6 +67,20 @@ RSpec.describe RubyLLM::FileStore::Search, :native do
     end
   end
 
+  it 'reads no more of a store than a capped search needs' do
+    reads = 0
+    counting = Class.new(BucketStore) do
+      define_method(:read) do |path|
+        reads += 1
+        super(path)
+      end
+    end.new
+    1_000.times { |i| counting.write("notes/n#{i.to_s.rjust(4, '0')}.md", "hit #{i}\n" * 3) }
+    result = run(counting, 'hit')
+    expect(result.lines.grep(/:\d+:hit/).size).to eq(100)
+    expect(reads).to be <= 128 # the parts read before the cap, not the 1,000 files
+  end
+
   context 'on a NativeDir' do
     include_context 'in a temporary folder'
     before { @root = @tmp }
