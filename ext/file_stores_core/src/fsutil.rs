@@ -136,11 +136,29 @@ pub fn read_all(file: &File, hint: u64, path: &str, cancel: &Cancel) -> Result<V
 /// links and other kinds are not store paths. Types come from the directory
 /// entry, or from `lstat` where the file system does not say.
 pub fn visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, FileType)>> {
+    visible_entries_noting(dir, rel, &mut Vec::new())
+}
+
+/// [`visible_entries`], adding to `unnamed` the paths (shown lossily) of the
+/// entries left out because their names are not UTF-8.
+pub fn visible_entries_noting(
+    dir: &OwnedFd,
+    rel: &str,
+    unnamed: &mut Vec<String>,
+) -> Result<Vec<(String, FileType)>> {
     let mut entries = Vec::new();
     let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
     while let Some(entry) = reader.read() {
         let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
         let Ok(name) = entry.file_name().to_str() else {
+            let lossy = String::from_utf8_lossy(entry.file_name().to_bytes());
+            if !lossy.starts_with('.') {
+                unnamed.push(if rel.is_empty() {
+                    lossy.into_owned()
+                } else {
+                    format!("{rel}/{lossy}")
+                });
+            }
             continue;
         };
         if name.starts_with('.') {

@@ -39,7 +39,7 @@ use rustix::fs::FileType;
 use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fsutil::{open_folder, open_regular, open_subdir, visible_entries};
+use crate::fsutil::{open_folder, open_regular, open_subdir, visible_entries_noting};
 use crate::glob::PathGlob;
 
 /// Lines longer than this many characters are cut around the match.
@@ -151,6 +151,7 @@ pub struct Report {
     no_text: Vec<String>,
     binary: Vec<String>,
     failed: Vec<(String, String)>,
+    unnamed: Vec<String>,
     last: Option<String>,
 }
 
@@ -289,6 +290,7 @@ impl Search {
             no_text: Vec::new(),
             binary: Vec::new(),
             failed: Vec::new(),
+            unnamed: Vec::new(),
             last: None,
         }
     }
@@ -307,7 +309,7 @@ impl Search {
         report: &mut Report,
         cancel: &Cancel,
     ) -> Result<bool> {
-        for (name, is_dir) in sorted_entries(&dir, rel)? {
+        for (name, is_dir) in sorted_entries(&dir, rel, &mut report.unnamed)? {
             let path = if rel.is_empty() {
                 name.clone()
             } else {
@@ -478,7 +480,7 @@ fn collect_needing_text(
     cancel: &Cancel,
 ) -> Result<()> {
     cancel.check()?;
-    for (name, is_dir) in sorted_entries(dir, rel)? {
+    for (name, is_dir) in sorted_entries(dir, rel, &mut Vec::new())? {
         let path = if rel.is_empty() {
             name.clone()
         } else {
@@ -495,9 +497,14 @@ fn collect_needing_text(
     Ok(())
 }
 
-/// The visible regular files and folders of `dir`, in path order.
-fn sorted_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, bool)>> {
-    let mut entries: Vec<(String, bool)> = visible_entries(dir, rel)?
+/// The visible regular files and folders of `dir`, in path order; names
+/// that are not UTF-8 go to `unnamed`.
+fn sorted_entries(
+    dir: &OwnedFd,
+    rel: &str,
+    unnamed: &mut Vec<String>,
+) -> Result<Vec<(String, bool)>> {
+    let mut entries: Vec<(String, bool)> = visible_entries_noting(dir, rel, unnamed)?
         .into_iter()
         .map(|(name, kind)| (name, kind == FileType::Directory))
         .collect();
@@ -730,6 +737,18 @@ impl Report {
             notes.push(format!(
                 "Skipped {n} binary {files}: {}. {they} no text to search.\n",
                 list_names(&self.binary)
+            ));
+        }
+        if !self.unnamed.is_empty() {
+            let n = self.unnamed.len();
+            let (what, they) = if n == 1 {
+                ("file or folder whose name is", "it")
+            } else {
+                ("files or folders whose names are", "them")
+            };
+            notes.push(format!(
+                "Skipped {n} {what} not UTF-8: {}. Rename {they} to search {they}.\n",
+                list_names(&self.unnamed)
             ));
         }
         if !self.failed.is_empty() {

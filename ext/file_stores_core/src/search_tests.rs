@@ -248,3 +248,24 @@ fn feeding_in_parts_gives_the_same_output_and_stops_early() {
         "stopped once capped, after {parts_fed} parts"
     );
 }
+
+#[test]
+fn names_files_whose_names_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("store");
+    let store = DirStore::open(&root, None).unwrap();
+    std::fs::write(
+        root.join(std::ffi::OsStr::from_bytes(b"odd\xff.txt")),
+        b"needle\n",
+    )
+    .unwrap();
+    let out = Search::new("needle", Options::default())
+        .unwrap()
+        .folder(store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .unwrap();
+    assert_eq!(
+        out,
+        "No matches.\nSkipped 1 file or folder whose name is not UTF-8: odd\u{fffd}.txt. Rename it to search it.\n"
+    );
+}
