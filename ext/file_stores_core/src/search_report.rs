@@ -1,0 +1,246 @@
+//! The output of a search as it grows: lines in order, the caps, and the
+//! closing notes (what stopped it, what was skipped), kept within the
+//! character budget.
+
+use super::{Options, NOTE_ROOM};
+
+pub(super) enum Outcome {
+    Hits(Vec<Hit>, usize),
+    Binary,
+    NoText,
+    Failed(String),
+    Interrupted,
+}
+
+#[derive(Debug)]
+pub(super) enum Hit {
+    Match(u64, String),
+    Context(u64, String),
+    Break,
+}
+
+/// The search in progress: the output so far and what was left out.
+pub struct Report {
+    opts: Options,
+    out: String,
+    matches: usize,
+    pub(super) stop: Option<Stop>,
+    searched: usize,
+    no_text: Vec<String>,
+    binary: Vec<String>,
+    failed: Vec<(String, String)>,
+    pub(super) unnamed: Vec<String>,
+    last: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stop {
+    Matches,
+    Chars,
+    Deadline,
+}
+
+impl Report {
+    pub(super) fn new(opts: Options) -> Self {
+        Report {
+            opts,
+            out: String::new(),
+            matches: 0,
+            stop: None,
+            searched: 0,
+            no_text: Vec::new(),
+            binary: Vec::new(),
+            failed: Vec::new(),
+            unnamed: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// Adds one file's outcome; false once the search should stop.
+    pub(super) fn add(&mut self, path: String, outcome: Outcome) -> bool {
+        self.searched += 1;
+        match outcome {
+            Outcome::NoText => self.no_text.push(path),
+            Outcome::Binary => self.binary.push(path),
+            Outcome::Failed(why) => self.failed.push((path, why)),
+            Outcome::Interrupted => {
+                self.stop = Some(Stop::Deadline);
+                self.searched -= 1;
+                return false;
+            }
+            Outcome::Hits(hits, matches) if self.opts.files_only => {
+                if matches > 0 {
+                    if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
+                        self.stop = Some(Stop::Matches);
+                        return false;
+                    }
+                    if !self.push(&format!("{path}\n")) {
+                        return false;
+                    }
+                    self.matches += 1;
+                    self.last = Some(path);
+                }
+                let _ = hits;
+            }
+            Outcome::Hits(hits, _) => {
+                if hits.is_empty() {
+                    return true;
+                }
+                if self.opts.context > 0 && !self.out.is_empty() && !self.push("--\n") {
+                    return false;
+                }
+                for hit in hits {
+                    let line = match hit {
+                        Hit::Match(n, text) => {
+                            if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
+                                self.stop = Some(Stop::Matches);
+                                return false;
+                            }
+                            self.matches += 1;
+                            format!("{path}:{n}:{text}\n")
+                        }
+                        Hit::Context(n, text) => format!("{path}-{n}-{text}\n"),
+                        Hit::Break => "--\n".to_owned(),
+                    };
+                    if !self.push(&line) {
+                        return false;
+                    }
+                }
+                self.last = Some(path);
+            }
+        }
+        true
+    }
+
+    fn push(&mut self, text: &str) -> bool {
+        if let Some(max) = self.opts.max_chars {
+            if self.out.len() + text.len() > max.saturating_sub(NOTE_ROOM) {
+                self.stop = Some(Stop::Chars);
+                return false;
+            }
+        }
+        self.out.push_str(text);
+        true
+    }
+
+    /// The output with its closing notes, within `max_chars`.
+    pub fn finish(mut self) -> String {
+        if self.out.is_empty() {
+            self.out.push_str("No matches.\n");
+        }
+        let narrow = "Narrow the search with path or glob, or a more specific pattern.";
+        match self.stop {
+            Some(Stop::Matches) => {
+                let what = if self.opts.files_only {
+                    "files"
+                } else {
+                    "matching lines"
+                };
+                let max = self.opts.max_matches.unwrap_or(0);
+                self.out.push_str(&format!(
+                    "[Stopped after {max} {what}; there are more. {narrow}]\n"
+                ));
+            }
+            Some(Stop::Chars) => {
+                let max = self.opts.max_chars.unwrap_or(0);
+                self.out.push_str(&format!(
+                    "[Stopped at {max} characters; there are more matches. {narrow}]\n"
+                ));
+            }
+            Some(Stop::Deadline) => {
+                let upto = self
+                    .last
+                    .as_deref()
+                    .map(|p| format!(", up to {p}"))
+                    .unwrap_or_default();
+                self.out.push_str(&format!(
+                    "[Stopped: the search ran out of time after {} files{upto}. {narrow}]\n",
+                    self.searched
+                ));
+            }
+            None => {}
+        }
+        let mut notes = Vec::new();
+        if !self.no_text.is_empty() {
+            let n = self.no_text.len();
+            let files = if n == 1 { "file" } else { "files" };
+            notes.push(format!(
+                "Skipped {n} {files} with no extracted text: {}. Read them with read_file first.\n",
+                list_names(&self.no_text)
+            ));
+        }
+        if !self.binary.is_empty() {
+            let n = self.binary.len();
+            let (files, they) = if n == 1 {
+                ("file", "It has")
+            } else {
+                ("files", "They have")
+            };
+            notes.push(format!(
+                "Skipped {n} binary {files}: {}. {they} no text to search.\n",
+                list_names(&self.binary)
+            ));
+        }
+        if !self.unnamed.is_empty() {
+            let n = self.unnamed.len();
+            let (what, they) = if n == 1 {
+                ("file or folder whose name is", "it")
+            } else {
+                ("files or folders whose names are", "them")
+            };
+            notes.push(format!(
+                "Skipped {n} {what} not UTF-8: {}. Rename {they} to search {they}.\n",
+                list_names(&self.unnamed)
+            ));
+        }
+        if !self.failed.is_empty() {
+            let names: Vec<String> = self
+                .failed
+                .iter()
+                .map(|(p, why)| format!("{p} ({why})"))
+                .collect();
+            let n = names.len();
+            notes.push(format!(
+                "Could not search {n} {}: {}.\n",
+                if n == 1 { "file" } else { "files" },
+                list_names(&names)
+            ));
+        }
+        let room = self
+            .opts
+            .max_chars
+            .map_or(usize::MAX, |m| m.saturating_sub(self.out.len()));
+        let mut used = 0;
+        for note in notes {
+            let note = if used + note.len() > room {
+                shorten(&note, room.saturating_sub(used))
+            } else {
+                note
+            };
+            used += note.len();
+            self.out.push_str(&note);
+        }
+        self.out
+    }
+}
+
+fn list_names(paths: &[String]) -> String {
+    let shown: Vec<&str> = paths.iter().take(20).map(String::as_str).collect();
+    let more = if paths.len() > 20 {
+        format!(" and {} more", paths.len() - 20)
+    } else {
+        String::new()
+    };
+    format!("{}{more}", shown.join(", "))
+}
+
+fn shorten(note: &str, room: usize) -> String {
+    if room < 20 {
+        return String::new();
+    }
+    let mut end = room - 6;
+    while !note.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} ...]\n", &note[..end])
+}
