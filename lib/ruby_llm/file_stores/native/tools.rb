@@ -23,6 +23,7 @@ module RubyLLM
     # parameters and call on their own.
     module Tools
       DEFAULT_INLINE_LIMIT = 10_000
+      DEFAULT_SEARCH_TIMEOUT = 10
       DEFAULT = %i[read write edit].freeze
       GROUPS = {
         read: [ListFiles, ReadFile, SearchFiles],
@@ -46,13 +47,20 @@ module RubyLLM
         # The tools for +store+. +tools+ names groups: :read (list_files,
         # read_file, search_files), :write, :edit, :delete; :read is required.
         # +inline_limit+ caps a read_file or list_files result, in characters
-        # (false: no cap).
-        def for(store, tools: DEFAULT, inline_limit: DEFAULT_INLINE_LIMIT)
+        # (false: no cap). +search_timeout+ is the seconds a search_files
+        # call may take before it stops and says how far it got.
+        def for(store, tools: DEFAULT, inline_limit: DEFAULT_INLINE_LIMIT, search_timeout: DEFAULT_SEARCH_TIMEOUT)
           raise ArgumentError, "a file store is needed, not #{store.inspect}" unless store.is_a?(RubyLLM::FileStore)
 
           groups = groups_for(tools)
           limit = inline_limit_for(inline_limit)
-          groups.flat_map { |group| GROUPS.fetch(group) }.map { |mod| class_for(mod).new(store, inline_limit: limit) }
+          unless search_timeout.is_a?(Numeric) && search_timeout.positive?
+            raise ArgumentError, "search_timeout must be a positive number of seconds, not #{search_timeout.inspect}"
+          end
+
+          groups.flat_map { |group| GROUPS.fetch(group) }.map do |mod|
+            class_for(mod).new(store, inline_limit: limit, search_timeout:)
+          end
         end
 
         # The class of one tool: a RubyLLM::Tool subclass when ruby_llm is

@@ -30,6 +30,14 @@ RSpec.describe RubyLLM::FileStore::Tools do
       expect { described_class.for(store, inline_limit: 10) }.to raise_error(ArgumentError, /inline_limit/)
       expect(described_class.for(store, inline_limit: false).first.inline_limit).to be_nil
     end
+
+    it 'takes a search_timeout for search_files' do
+      expect { described_class.for(store, search_timeout: 0) }.to raise_error(ArgumentError, /search_timeout/)
+      200.times { |i| store.write("f#{i}.txt", "line\n" * 100) }
+      tool = described_class.for(store, search_timeout: 1e-9).find { |t| t.name == 'search_files' }
+      expect(tool.search_timeout).to eq(1e-9)
+      expect(tool.call(pattern: 'nothing')).to include('ran out of time')
+    end
   end
 
   describe 'each tool' do

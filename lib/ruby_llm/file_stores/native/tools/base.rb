@@ -20,12 +20,13 @@ module RubyLLM
         MODEL_ERRORS = [Refusal, ArgumentError, RubyLLM::FileNotFoundError, RubyLLM::FileStoreFullError,
                         RubyLLM::FileStore::ConversionError].freeze
 
-        attr_reader :store, :inline_limit
+        attr_reader :store, :inline_limit, :search_timeout
 
-        def initialize(store, inline_limit: Tools::DEFAULT_INLINE_LIMIT)
+        def initialize(store, inline_limit: Tools::DEFAULT_INLINE_LIMIT, search_timeout: Tools::DEFAULT_SEARCH_TIMEOUT)
           super()
           @store = store
           @inline_limit = inline_limit
+          @search_timeout = search_timeout
         end
 
         def name = self.class::TOOL_NAME

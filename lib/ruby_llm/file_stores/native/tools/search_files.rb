@@ -30,8 +30,6 @@ module RubyLLM
           additionalProperties: false
         }.freeze
 
-        DEADLINE = 10
-
         def execute(pattern: nil, path: nil, glob: nil, case_sensitive: false, context: 0, files_only: false)
           raise Refusal, 'pattern is required: a regular expression' unless pattern.is_a?(String) && !pattern.empty?
 
@@ -39,7 +37,7 @@ module RubyLLM
           raise Refusal, 'context must be a whole number from 0 to 50' unless context&.between?(0, 50)
 
           Search.run(store, pattern, path:, glob:, case_sensitive: case_sensitive == true,
-                                     context:, files_only: files_only == true, timeout: DEADLINE)
+                                     context:, files_only: files_only == true, timeout: search_timeout)
         rescue RubyLLM::FileNotFoundError
           raise Refusal, "There is no folder #{FileStore.folder(path)} in the store."
         end
