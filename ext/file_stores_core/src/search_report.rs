@@ -160,58 +160,35 @@ impl Report {
             }
             None => {}
         }
-        let mut notes = Vec::new();
-        if !self.no_text.is_empty() {
-            let n = self.no_text.len();
-            let files = if n == 1 { "file" } else { "files" };
-            notes.push(format!(
-                "Skipped {n} {files} with no extracted text: {}. Read them with read_file first.\n",
-                list_names(&self.no_text)
-            ));
-        }
-        if !self.binary.is_empty() {
-            let n = self.binary.len();
-            let (files, they) = if n == 1 {
-                ("file", "It has")
-            } else {
-                ("files", "They have")
-            };
-            notes.push(format!(
-                "Skipped {n} binary {files}: {}. {they} no text to search.\n",
-                list_names(&self.binary)
-            ));
-        }
-        if !self.unnamed.is_empty() {
-            let n = self.unnamed.len();
-            let (what, they) = if n == 1 {
-                ("file or folder whose name is", "it")
-            } else {
-                ("files or folders whose names are", "them")
-            };
-            notes.push(format!(
-                "Skipped {n} {what} not UTF-8: {}. Rename {they} to search {they}.\n",
-                list_names(&self.unnamed)
-            ));
-        }
-        if !self.failed.is_empty() {
-            let names: Vec<String> = self
-                .failed
-                .iter()
-                .map(|(p, why)| format!("{p} ({why})"))
-                .collect();
-            let n = names.len();
-            notes.push(format!(
-                "Could not search {n} {}: {}.\n",
-                if n == 1 { "file" } else { "files" },
-                list_names(&names)
-            ));
-        }
+        let failed: Vec<String> = self
+            .failed
+            .iter()
+            .map(|(p, why)| format!("{p} ({why})"))
+            .collect();
+        let notes = [
+            note(
+                &self.no_text,
+                "Skipped {n} file with no extracted text: {names}. Read them with read_file first.",
+                "Skipped {n} files with no extracted text: {names}. Read them with read_file first.",
+            ),
+            note(
+                &self.binary,
+                "Skipped {n} binary file: {names}. It has no text to search.",
+                "Skipped {n} binary files: {names}. They have no text to search.",
+            ),
+            note(
+                &self.unnamed,
+                "Skipped {n} file or folder whose name is not UTF-8: {names}. Rename it to search it.",
+                "Skipped {n} files or folders whose names are not UTF-8: {names}. Rename them to search them.",
+            ),
+            note(&failed, "Could not search {n} file: {names}.", "Could not search {n} files: {names}."),
+        ];
         let room = self
             .opts
             .max_chars
             .map_or(usize::MAX, |m| m.saturating_sub(self.out.len()));
         let mut used = 0;
-        for note in notes {
+        for note in notes.into_iter().flatten() {
             let note = if used + note.len() > room {
                 shorten(&note, room.saturating_sub(used))
             } else {
@@ -222,6 +199,20 @@ impl Report {
         }
         self.out
     }
+}
+
+/// A closing note naming `paths` (none when empty), worded for one file or
+/// for several: `{n}` is the count and `{names}` the first twenty names.
+fn note(paths: &[String], one: &str, many: &str) -> Option<String> {
+    let template = match paths.len() {
+        0 => return None,
+        1 => one,
+        _ => many,
+    };
+    let text = template
+        .replace("{n}", &paths.len().to_string())
+        .replace("{names}", &list_names(paths));
+    Some(format!("{text}\n"))
 }
 
 fn list_names(paths: &[String]) -> String {
