@@ -51,7 +51,7 @@ module RubyLLM
 
       def write(path, content, content_type: nil)
         path = FileStore.path(path)
-        bytes = Memory.bytes_of(content)
+        bytes = FileStores::Native.content_bytes(content).b.freeze # a copy of its own
         with_lock do
           check_place(path)
           check_room(path, bytes)
@@ -75,19 +75,6 @@ module RubyLLM
       # The total size of the files, in bytes.
       def total_size
         with_lock { @entries.sum { |_, entry| entry.bytes.bytesize } }
-      end
-
-      # The bytes of a String or an IO, as a frozen binary String.
-      def self.bytes_of(content)
-        bytes = if content.respond_to?(:read)
-                  content.rewind if content.respond_to?(:rewind)
-                  content.read
-                else
-                  content
-                end
-        raise ArgumentError, "content must be a String or an IO, not #{content.class}" unless bytes.is_a?(String)
-
-        bytes.b.freeze
       end
 
       private

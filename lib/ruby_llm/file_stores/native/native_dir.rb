@@ -65,7 +65,7 @@ module RubyLLM
 
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
-      @core.write(path, FileStore::Memory.bytes_of(content), lock_owner)
+      @core.write(path, FileStores::Native.content_bytes(content), lock_owner)
     end
 
     def delete(path)

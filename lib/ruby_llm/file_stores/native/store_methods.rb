@@ -128,6 +128,21 @@ module RubyLLM
         end
       end
 
+      # The bytes a store's write was given: a String as it is, or what an IO
+      # reads from its start. Stores that keep the String copy it themselves
+      # (NativeDir hands it to Rust, which copies it once).
+      def self.content_bytes(content)
+        bytes = if content.respond_to?(:read)
+                  content.rewind if content.respond_to?(:rewind)
+                  content.read
+                else
+                  content
+                end
+        raise ArgumentError, "content must be a String or an IO, not #{content.class}" unless bytes.is_a?(String)
+
+        bytes
+      end
+
       # Text from the bytes of a text file: UTF-16 with a BOM transcoded,
       # invalid UTF-8 replaced, a UTF-8 BOM dropped.
       def self.text_from_bytes(bytes)
