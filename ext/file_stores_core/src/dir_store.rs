@@ -221,7 +221,7 @@ impl DirStore {
         }
         let st = write_atomically(&dir, name, bytes, &path)?;
         let info = FileInfo {
-            digest: hex(&Sha256::digest(bytes)),
+            digest: sha256_hex(bytes),
             content_type: content_type::detect(
                 name,
                 &bytes[..bytes.len().min(content_type::SNIFF_BYTES)],
@@ -465,6 +465,11 @@ fn hash_with(
         hasher.update(&buf[..n]);
     }
     Ok((hex(&hasher.finalize()), head))
+}
+
+/// The sha256 of `bytes` in lowercase hex, as every store's digests are.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require 'digest'
-
 module RubyLLM
   class FileStore
     # A store that keeps its files in memory, for as long as the object lives.
@@ -57,7 +55,7 @@ module RubyLLM
           check_room(path, bytes)
           file = StoredFile.new(path:, byte_size: bytes.bytesize,
                                 content_type: content_type || FileStores::Native.content_type_for(path, bytes),
-                                digest: Digest::SHA256.hexdigest(bytes), updated_at: Time.now)
+                                digest: FileStores::Native.sha256_hex(bytes), updated_at: Time.now)
           @entries[path] = Entry.new(bytes, file)
           file
         end

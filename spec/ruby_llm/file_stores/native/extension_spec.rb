@@ -6,6 +6,13 @@ RSpec.describe RubyLLM::FileStores::Native, :native do
     expect(described_class::SNIFF_BYTES).to eq(8192)
   end
 
+  it 'computes sha256 digests as Digest does' do
+    require 'digest'
+    ['', 'abc', "\xFF\x00".b * 1000].each do |bytes|
+      expect(described_class.sha256_hex(bytes)).to eq(Digest::SHA256.hexdigest(bytes))
+    end
+  end
+
   it 'turns a panic in native code into a rescuable error, not fatal' do
     expect { described_class.panic_for_tests }
       .to raise_error(RubyLLM::FileStore::InternalError, /deliberate panic.*please report it/)

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require 'digest'
 require 'json'
 
 module RubyLLM
@@ -61,7 +60,7 @@ module RubyLLM
           FileStore.path(path)
         end
 
-        def sha256(bytes) = Digest::SHA256.hexdigest(bytes)
+        def sha256(bytes) = FileStores::Native.sha256_hex(bytes)
 
         # The digest of a file now: the store's, or one made from its bytes.
         def current_digest(file)
