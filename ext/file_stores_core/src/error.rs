@@ -22,6 +22,9 @@ pub enum ErrorKind {
     Full { needed: u64, max_bytes: u64 },
     /// The operation was cancelled (Ruby asked the thread to stop).
     Cancelled,
+    /// A file could not be read as text: corrupt, encrypted, unsafe or too
+    /// large. The message says what was wrong.
+    Conversion(String),
     /// An operating-system error.
     Io(io::Error),
 }
@@ -49,6 +52,17 @@ impl Error {
 
     pub fn io(path: impl Into<String>, err: io::Error) -> Self {
         Error::new(ErrorKind::Io(err), path)
+    }
+
+    /// A conversion failure; the path is filled in by the caller that knows it.
+    pub fn conversion(why: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Conversion(why.into()), "")
+    }
+
+    /// The same error, now naming `path`.
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
     }
 
     pub fn cancelled() -> Self {
@@ -86,6 +100,13 @@ impl fmt::Display for Error {
                  Writing {p} needs {needed} bytes in all, and the limit is {max_bytes}."
             ),
             ErrorKind::Cancelled => write!(f, "the operation was interrupted"),
+            ErrorKind::Conversion(why) => {
+                if p.is_empty() {
+                    write!(f, "{why}")
+                } else {
+                    write!(f, "{p} could not be read as text: {why}")
+                }
+            }
             ErrorKind::Io(e) => {
                 if p.is_empty() {
                     write!(f, "{e}")

@@ -12,6 +12,7 @@
 //! - [`lock`]: a reentrant folder lock, across threads (parking_lot) and
 //!   processes (`flock`).
 //! - [`content_type`]: types from names and file signatures.
+//! - [`office`]: .docx, .xlsx and .pptx to text, safe on hostile input.
 //! - [`cancel`]: cooperative cancellation, so Ruby can interrupt long work.
 //! - [`error`]: the one error type, whose kinds carry the path.
 //!
@@ -34,6 +35,7 @@ pub mod error;
 pub mod fsutil;
 pub mod glob;
 pub mod lock;
+pub mod office;
 pub mod path;
 pub mod search;
 

@@ -44,6 +44,9 @@ impl From<CoreError> for Error {
             ErrorKind::NotFound => raise_as(&ruby, "RubyLLM::FileNotFoundError", message),
             ErrorKind::Full { .. } => raise_as(&ruby, "RubyLLM::FileStoreFullError", message),
             ErrorKind::Cancelled => Error::new(ruby.exception_interrupt(), message),
+            ErrorKind::Conversion(_) => {
+                raise_as(&ruby, "RubyLLM::FileStore::ConversionError", message)
+            }
             ErrorKind::Io(ref io) => match io.raw_os_error() {
                 // SystemCallError.new(message, errno) gives the Errno:: subclass.
                 Some(errno) => match ruby

@@ -1,0 +1,338 @@
+//! The zip container of an Office file, read with limits.
+//!
+//! Office files come from users and models, so every byte taken out of the
+//! archive is counted: a part may not expand past [`Limits::max_part`], the
+//! parts read for one file past [`Limits::max_total`], and a large part may
+//! not expand more than [`Limits::max_ratio`] times its compressed size (a zip
+//! bomb). The sizes a zip's headers declare are checked first, and then the
+//! bytes actually inflated, since headers can lie.
+
+use std::io::{Cursor, Read};
+
+use zip::result::ZipError;
+use zip::ZipArchive;
+
+use crate::cancel::Cancel;
+use crate::error::{Error, Result};
+use crate::office::xml;
+
+const MIB: u64 = 1024 * 1024;
+
+/// How much an Office file may take. The defaults fit any real document.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The largest file accepted, in bytes.
+    pub max_input: u64,
+    /// The most one part (an XML file inside the zip) may expand to.
+    pub max_part: u64,
+    /// The most all the parts read for one file may expand to together.
+    pub max_total: u64,
+    /// The largest expansion ratio accepted for a part over 1 MiB.
+    pub max_ratio: u64,
+    /// The most text a conversion may produce, in bytes.
+    pub max_output: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_input: 256 * MIB,
+            max_part: 256 * MIB,
+            max_total: 1024 * MIB,
+            max_ratio: 200,
+            max_output: 256 * MIB,
+        }
+    }
+}
+
+/// A relationship from a part's `_rels/*.rels`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relationship {
+    pub id: String,
+    /// The type URI; compare its last segment with [`Relationship::is`], since
+    /// Strict OOXML uses other URIs than Transitional for the same types.
+    pub rel_type: String,
+    /// The target as a part name inside the zip (resolved against the
+    /// source part), or the URI as written when `external`.
+    pub target: String,
+    pub external: bool,
+}
+
+impl Relationship {
+    /// Whether the type URI ends in `/kind` (such as "officeDocument",
+    /// "styles", "numbering", "slide", "notesSlide").
+    pub fn is(&self, kind: &str) -> bool {
+        self.rel_type.rsplit('/').next() == Some(kind)
+    }
+}
+
+/// An Office zip, opened for reading with limits and cancellation.
+pub struct Archive<'a> {
+    zip: ZipArchive<Cursor<&'a [u8]>>,
+    limits: Limits,
+    cancel: &'a Cancel,
+    inflated: u64,
+}
+
+impl<'a> Archive<'a> {
+    /// Opens the zip. Encrypted (password-protected) Office files are OLE
+    /// compound files, not zips, and get an error saying so.
+    pub fn open(bytes: &'a [u8], limits: Limits, cancel: &'a Cancel) -> Result<Self> {
+        if bytes.len() as u64 > limits.max_input {
+            return Err(Error::conversion(format!(
+                "the file is {} MB, over the {} MB limit for Office files",
+                bytes.len() as u64 / MIB,
+                limits.max_input / MIB
+            )));
+        }
+        if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
+            return Err(Error::conversion(if is_encrypted_ole(bytes) {
+                "the file is password-protected (encrypted); save it without a password and add it again"
+            } else {
+                "the file is in the old binary Office format (.doc/.xls/.ppt), which is not read; save it as .docx/.xlsx/.pptx"
+            }));
+        }
+        let zip = ZipArchive::new(Cursor::new(bytes)).map_err(|e| zip_error("", e))?;
+        Ok(Archive {
+            zip,
+            limits,
+            cancel,
+            inflated: 0,
+        })
+    }
+
+    /// The names of the parts, as stored.
+    pub fn names(&self) -> Vec<String> {
+        self.zip
+            .file_names_raw()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect()
+    }
+
+    /// Whether a part exists.
+    pub fn contains(&self, name: &str) -> bool {
+        self.zip.index_for_name(name).is_some()
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The cancellation flag, for loops over a part's content.
+    pub fn cancel(&self) -> &Cancel {
+        self.cancel
+    }
+
+    /// A part's bytes, or `None` when the zip has no part of that name
+    /// (looked up as written, then without a leading `/`, then ignoring case).
+    pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
+        let name = name.trim_start_matches('/');
+        let index = match self.zip.index_for_name(name) {
+            Some(i) => i,
+            None => match self
+                .zip
+                .file_names_raw()
+                .position(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+            {
+                Some(i) => i,
+                None => return Ok(None),
+            },
+        };
+        self.cancel.check()?;
+        let limits = self.limits;
+        let remaining_total = limits.max_total.saturating_sub(self.inflated);
+        let mut part = self.zip.by_index(index).map_err(|e| zip_error(name, e))?;
+        if part.encrypted() {
+            return Err(Error::conversion(format!(
+                "part {name} is encrypted; save the file without a password and add it again"
+            )));
+        }
+        let declared = part.size();
+        let compressed = part.compressed_size().max(1);
+        let cap = limits.max_part.min(remaining_total);
+        if declared > cap {
+            return Err(too_big(name, declared, cap));
+        }
+        let mut out = Vec::with_capacity(declared.min(16 * MIB) as usize);
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            self.cancel.check()?;
+            let n = match part.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) => {
+                    return Err(Error::conversion(format!(
+                        "the archive is corrupt or truncated (part {name}: {e})"
+                    )))
+                }
+            };
+            out.extend_from_slice(&chunk[..n]);
+            let len = out.len() as u64;
+            if len > cap {
+                return Err(too_big(name, len, cap));
+            }
+            if len > MIB && len / compressed > limits.max_ratio {
+                return Err(Error::conversion(format!(
+                    "part {name} expands more than {}x its compressed size, which looks like a zip bomb",
+                    limits.max_ratio
+                )));
+            }
+        }
+        drop(part);
+        self.inflated += out.len() as u64;
+        Ok(Some(out))
+    }
+
+    /// A part that must exist.
+    pub fn require(&mut self, name: &str) -> Result<Vec<u8>> {
+        self.read(name)?.ok_or_else(|| {
+            Error::conversion(format!(
+                "the archive has no {name} part, so it is not a complete Office file"
+            ))
+        })
+    }
+
+    /// Reads every part once through the limits without keeping it: for
+    /// readers (calamine) that inflate parts themselves.
+    pub fn verify_all(&mut self) -> Result<()> {
+        for name in self.names() {
+            if !name.ends_with('/') {
+                self.read(&name)?;
+                // Verification alone should not count twice against the total.
+            }
+        }
+        self.inflated = 0;
+        Ok(())
+    }
+
+    /// The relationships of a part (`word/document.xml` →
+    /// `word/_rels/document.xml.rels`; the package's own with `""`), with
+    /// targets resolved to part names. A missing rels part is no
+    /// relationships.
+    pub fn relationships(&mut self, part: &str) -> Result<Vec<Relationship>> {
+        let (dir, file) = match part.rfind('/') {
+            Some(i) => (&part[..i + 1], &part[i + 1..]),
+            None => ("", part),
+        };
+        let rels_name = format!("{dir}_rels/{file}.rels");
+        let Some(bytes) = self.read(&rels_name)? else {
+            return Ok(Vec::new());
+        };
+        let mut rels = Vec::new();
+        xml::for_each_start(&bytes, &rels_name, |element| {
+            if element.name() == b"Relationship" {
+                let external = element
+                    .attr(b"TargetMode")
+                    .is_some_and(|m| m.eq_ignore_ascii_case("external"));
+                let target = element.attr(b"Target").unwrap_or_default();
+                rels.push(Relationship {
+                    id: element.attr(b"Id").unwrap_or_default(),
+                    rel_type: element.attr(b"Type").unwrap_or_default(),
+                    target: if external {
+                        target
+                    } else {
+                        resolve(dir, &target)
+                    },
+                    external,
+                });
+            }
+            Ok(())
+        })?;
+        Ok(rels)
+    }
+}
+
+/// Resolves a relationship target against the folder of its source part
+/// (`word/` + `../customXml/item1.xml` → `customXml/item1.xml`); a target
+/// starting with `/` is from the package root.
+pub fn resolve(dir: &str, target: &str) -> String {
+    let joined = if let Some(absolute) = target.strip_prefix('/') {
+        absolute.to_owned()
+    } else {
+        format!("{dir}{target}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in joined.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
+}
+
+fn too_big(name: &str, size: u64, cap: u64) -> Error {
+    Error::conversion(format!(
+        "part {name} expands to more than {} MB (over the limit of {} MB), which looks like a zip bomb",
+        size / MIB,
+        cap / MIB
+    ))
+}
+
+fn zip_error(part: &str, err: ZipError) -> Error {
+    let what = match err {
+        ZipError::InvalidArchive(_) | ZipError::Io(_) => {
+            "it is not a valid Office file: the zip archive is corrupt or truncated".to_owned()
+        }
+        ZipError::UnsupportedArchive(why) => {
+            format!("its zip archive uses a feature that is not supported ({why})")
+        }
+        ZipError::FileNotFound => "a part listed in the archive is missing".to_owned(),
+        other => format!("its zip archive could not be read ({other})"),
+    };
+    if part.is_empty() {
+        Error::conversion(what)
+    } else {
+        Error::conversion(format!("{what} (part {part})"))
+    }
+}
+
+/// An OLE compound file holding an `EncryptionInfo` stream is an encrypted
+/// OOXML package (MS-OFFCRYPTO); the stream names are UTF-16LE.
+fn is_encrypted_ole(bytes: &[u8]) -> bool {
+    let needle: Vec<u8> = "EncryptionInfo"
+        .encode_utf16()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    memchr::memmem::find(bytes, &needle).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_targets_against_the_source_folder() {
+        assert_eq!(resolve("word/", "styles.xml"), "word/styles.xml");
+        assert_eq!(resolve("word/", "../customXml/a.xml"), "customXml/a.xml");
+        assert_eq!(
+            resolve("ppt/slides/", "/ppt/notesSlides/n1.xml"),
+            "ppt/notesSlides/n1.xml"
+        );
+        assert_eq!(resolve("", "word/document.xml"), "word/document.xml");
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_zip() {
+        let cancel = Cancel::new();
+        let err = Archive::open(b"not a zip at all", Limits::default(), &cancel).err();
+        assert!(err.is_some_and(|e| e.to_string().contains("not a valid Office file")));
+    }
+
+    #[test]
+    fn says_an_encrypted_file_is_password_protected() {
+        let mut bytes = vec![0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+        bytes.extend(
+            "EncryptionInfo"
+                .encode_utf16()
+                .flat_map(|u| u.to_le_bytes()),
+        );
+        let cancel = Cancel::new();
+        let err = Archive::open(&bytes, Limits::default(), &cancel).err();
+        assert!(err.is_some_and(|e| e.to_string().contains("password-protected")));
+    }
+}

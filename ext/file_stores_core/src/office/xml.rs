@@ -1,0 +1,122 @@
+//! Helpers for reading Office XML with quick-xml, whatever the namespace
+//! prefixes (`w:p`, `ns0:p` and Strict OOXML's other namespace URIs all read
+//! the same): elements and attributes are matched by local name.
+//!
+//! quick-xml never expands entities declared in a DTD, so an entity bomb
+//! ("billion laughs") is just an unknown reference here, which is dropped.
+
+use quick_xml::events::{BytesRef, BytesStart, Event};
+use quick_xml::Reader;
+
+use crate::error::{Error, Result};
+
+/// A reader over a part's bytes, with whitespace kept (it is text in Word).
+pub fn reader(bytes: &[u8]) -> Reader<&[u8]> {
+    let mut reader = Reader::from_reader(bytes);
+    let config = reader.config_mut();
+    config.trim_text(false);
+    config.check_end_names = true;
+    reader
+}
+
+/// A start or empty element, read by local names.
+pub struct Element<'e, 'b>(pub &'e BytesStart<'b>);
+
+impl Element<'_, '_> {
+    /// The local name, without any prefix.
+    pub fn name(&self) -> &[u8] {
+        local(self.0.name().0.as_bytes())
+    }
+
+    /// An attribute's unescaped value, found by local name (`w:val` and
+    /// `val` both answer to `b"val"`). Malformed attributes are skipped.
+    pub fn attr(&self, name: &[u8]) -> Option<String> {
+        self.0.attributes().flatten().find_map(|a| {
+            if local(a.key.0.as_bytes()) == name {
+                Some(
+                    a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .map(|v| v.into_owned())
+                        .unwrap_or_else(|_| a.value.clone().into_owned()),
+                )
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Word's on/off attributes: absent `val`, "1", "true" and "on" are on.
+    pub fn flag(&self) -> bool {
+        !matches!(
+            self.attr(b"val").as_deref(),
+            Some("0" | "false" | "off" | "none")
+        )
+    }
+}
+
+/// The local part of a qualified name.
+pub fn local(qname: &[u8]) -> &[u8] {
+    match memchr::memchr(b':', qname) {
+        Some(i) => &qname[i + 1..],
+        None => qname,
+    }
+}
+
+/// The text of a character or predefined-entity reference (`&#x41;`,
+/// `&amp;`); `None` for anything else, which is dropped.
+pub fn ref_text(reference: &BytesRef) -> Option<char> {
+    if let Ok(Some(c)) = reference.resolve_char_ref() {
+        return Some(c);
+    }
+    quick_xml::escape::resolve_predefined_entity(reference).and_then(|s| s.chars().next())
+}
+
+/// A parse error, naming the part.
+pub fn error(part: &str, err: impl std::fmt::Display) -> Error {
+    Error::conversion(format!("part {part} is not well-formed XML ({err})"))
+}
+
+/// Calls `f` with every start and empty element of a part, in order.
+pub fn for_each_start(
+    bytes: &[u8],
+    part: &str,
+    mut f: impl FnMut(Element<'_, '_>) -> Result<()>,
+) -> Result<()> {
+    let mut reader = reader(bytes);
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(ref e)) | Ok(Event::Empty(ref e)) => f(Element(e))?,
+            Ok(Event::Eof) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(error(part, e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_names_and_attributes_whatever_the_prefix() {
+        let xml =
+            br#"<ns0:r xmlns:ns0="x"><ns0:pStyle ns0:val="Heading1"/><w:b w:val="0"/></ns0:r>"#;
+        let mut seen = Vec::new();
+        for_each_start(xml, "t.xml", |e| {
+            seen.push((
+                String::from_utf8_lossy(e.name()).into_owned(),
+                e.attr(b"val"),
+                e.flag(),
+            ));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen[1], ("pStyle".into(), Some("Heading1".into()), true));
+        assert_eq!(seen[2], ("b".into(), Some("0".into()), false));
+    }
+
+    #[test]
+    fn malformed_xml_is_an_error_naming_the_part() {
+        let err = for_each_start(b"<a><b></a>", "word/document.xml", |_| Ok(())).err();
+        assert!(err.is_some_and(|e| e.to_string().contains("word/document.xml")));
+    }
+}
