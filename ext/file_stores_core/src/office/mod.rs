@@ -87,3 +87,33 @@ fn excel_to_text(_bytes: &[u8], _limits: Limits, _cancel: &Cancel) -> Result<Str
 fn powerpoint_to_text(_bytes: &[u8], _limits: Limits, _cancel: &Cancel) -> Result<String> {
     Err(Error::conversion("PowerPoint files are not read yet"))
 }
+
+/// Builds Office files in memory for tests: a zip of the given parts.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::io::{Cursor, Write};
+
+    use zip::write::SimpleFileOptions;
+    use zip::{CompressionMethod, ZipWriter};
+
+    /// A zip holding `parts` (name, content), deflated.
+    pub fn zip_of(parts: &[(&str, &str)]) -> Vec<u8> {
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
+        for (name, content) in parts {
+            writer.start_file(*name, options).expect("zip in memory");
+            writer.write_all(content.as_bytes()).expect("zip in memory");
+        }
+        writer.finish().expect("zip in memory").into_inner()
+    }
+
+    #[test]
+    fn builds_a_zip_the_archive_reads() {
+        let bytes = zip_of(&[("a/b.xml", "<x/>")]);
+        let cancel = crate::Cancel::new();
+        let mut archive = super::archive::Archive::open(&bytes, super::Limits::default(), &cancel)
+            .expect("opens");
+        assert_eq!(archive.read("a/b.xml").expect("reads"), Some(b"<x/>".to_vec()));
+        assert_eq!(archive.read("missing.xml").expect("reads"), None);
+    }
+}
