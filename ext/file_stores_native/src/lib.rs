@@ -9,6 +9,7 @@ mod dir_core;
 mod errors;
 mod native_module;
 mod nogvl;
+mod office;
 mod search_options;
 mod stored_file;
 mod text_search;
@@ -23,5 +24,6 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     native_module::init(ruby, native)?;
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
+    office::init(ruby, native)?;
     Ok(())
 }

@@ -98,16 +98,42 @@ module RubyLLM
         end
 
         # The file's text: text files as they are (invalid UTF-8 replaced),
-        # other formats through the text the store keeps for them. Raises
-        # RubyLLM::FileNotFoundError, or ConversionError when nothing reads
-        # the format.
+        # other formats through the registered converters (see
+        # RubyLLM::FileStore::Converters), each version converted once.
+        # Raises RubyLLM::FileNotFoundError, or ConversionError when nothing
+        # reads the format.
         def text(path)
           file = find(path)
           return Native.text_from_bytes(read(file.path)) if Native.text_content_type?(file.content_type)
 
-          cached_text(file) ||
+          converted_text(file) ||
             raise(RubyLLM::FileStore::ConversionError,
                   "#{file.path} (#{file.content_type}) has no text: no converter reads this format")
+        end
+
+        # Runs the local (free) converters for the file at +path+ and keeps
+        # the text, so search_files finds it without a read. Returns the text,
+        # or nil for a text file, a format no local converter reads, or a file
+        # whose first converter is not local.
+        def convert_locally(path)
+          file = find(path)
+          return nil if Native.text_content_type?(file.content_type)
+
+          converted_text(file, local_only: true)
+        end
+
+        # The converted text of +file+ (a StoredFile): the kept text when this
+        # version was converted before, otherwise the first converter's that
+        # reads it, which is then kept. +bytes+ saves a read when the caller
+        # has them. Nil when no converter reads the file.
+        def converted_text(file, bytes: nil, local_only: false)
+          cached = cached_text(file)
+          return cached unless cached.nil?
+          return nil unless RubyLLM::FileStore::Converters.any_for?(file.content_type)
+
+          text = RubyLLM::FileStore::Converters.convert(file, bytes || read(file.path), local_only:)
+          cache_text(file, text) unless text.nil?
+          text
         end
 
         private

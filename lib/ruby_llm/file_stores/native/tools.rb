@@ -115,11 +115,11 @@ module RubyLLM
         end
 
         # The text of a file for a model: text files as they are, other
-        # formats through the text the store keeps for them; nil when none.
+        # formats through the store's converters; nil when none reads them.
         def text_of(store, file, bytes)
           return FileStores::Native.text_from_bytes(bytes) if FileStores::Native.text_content_type?(file.content_type)
 
-          store.cached_text(file)
+          store.converted_text(file, bytes:)
         end
 
         # The file itself, for a model with vision.

@@ -1,0 +1,92 @@
+# frozen_string_literal: true
+
+require 'stringio'
+
+module RubyLLM
+  class FileStore
+    # Converters turn a file into text for read_file, FileStore#text and
+    # search_files. A converter answers +call(file)+, where +file+ has
+    # +content+, +filename+ and +mime_type+ (a RubyLLM::Attachment when
+    # ruby_llm is loaded), and returns the text or nil to pass the file on.
+    # A converter that answers +local?+ with true reads files on this machine
+    # for free, and runs as soon as a chat keeps a file.
+    #
+    # Register converters by content type:
+    #
+    #   RubyLLM.configure do |config|
+    #     config.file_converters['application/pdf'] = [PdfText, RubyLLM::FileStore::Converters::OCR.new]
+    #   end
+    #
+    # For a file, converters registered for its exact type run first, then
+    # those for its family ('image/*'), then those for '*/*', then the ones
+    # this gem ships (Office). An Array is tried in order.
+    module Converters
+      # What a converter is given when ruby_llm is not loaded.
+      Input = Struct.new(:content, :filename, :mime_type, :path, keyword_init: true)
+
+      class << self
+        # The converters for +content_type+, in the order they are tried.
+        def chain(content_type)
+          type = content_type.to_s.downcase
+          registered = FileStores::Native.registered_converters
+          family = "#{type.split('/').first}/*"
+          [type, family, '*/*'].uniq.flat_map { |key| Array(lookup(registered, key)) } + builtins(type)
+        end
+
+        # The text of +file+ (a StoredFile) whose bytes are +bytes+, from the
+        # first converter that reads it; nil when none does. With
+        # +local_only+, stops at the first converter that is not local.
+        def convert(file, bytes, local_only: false)
+          input = nil
+          chain(file.content_type).each do |converter|
+            return nil if local_only && !local?(converter)
+
+            input ||= input_for(file, bytes)
+            text = converter.call(input)
+            return text.to_s.dup.force_encoding(Encoding::UTF_8).scrub unless text.nil?
+          end
+          nil
+        end
+
+        # Whether a converter runs for +content_type+ as soon as a chat keeps
+        # a file: its first converter is local.
+        def local_for?(content_type)
+          first = chain(content_type).first
+          !first.nil? && local?(first)
+        end
+
+        # Whether any converter may read +content_type+.
+        def any_for?(content_type)
+          chain(content_type).any?
+        end
+
+        def local?(converter)
+          converter.respond_to?(:local?) && converter.local? == true
+        end
+
+        private
+
+        def lookup(registered, key)
+          registered.each { |type, converters| return converters if type.to_s.downcase == key }
+          nil
+        end
+
+        def builtins(type)
+          FileStores::Native.office_format('', type) ? [Office] : []
+        end
+
+        def input_for(file, bytes)
+          if defined?(RubyLLM::Attachment)
+            RubyLLM::Attachment.new(StringIO.new(bytes), filename: file.filename)
+          else
+            Input.new(content: bytes, filename: file.filename, mime_type: file.content_type, path: file.path)
+          end
+        end
+      end
+    end
+  end
+end
+
+require_relative 'converters/office'
+require_relative 'converters/text'
+require_relative 'converters/ocr'

@@ -1,0 +1,22 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    module Converters
+      # Reads a file as it is, for types that hold plain text without saying
+      # so (like application/x-subrip). Invalid UTF-8 is replaced; UTF-16
+      # with a byte-order mark is transcoded.
+      module Text
+        class << self
+          def call(file)
+            FileStores::Native.text_from_bytes(file.content.to_s.b)
+          end
+
+          def local?
+            true
+          end
+        end
+      end
+    end
+  end
+end
