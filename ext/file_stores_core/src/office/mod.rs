@@ -18,6 +18,8 @@
 //! [`Cancel`] flag.
 
 pub mod archive;
+pub mod pptx;
+pub mod xlsx;
 pub mod xml;
 
 use crate::cancel::Cancel;
@@ -80,12 +82,22 @@ fn word_to_text(_bytes: &[u8], _limits: Limits, _cancel: &Cancel) -> Result<Stri
     Err(Error::conversion("Word files are not read yet"))
 }
 
-fn excel_to_text(_bytes: &[u8], _limits: Limits, _cancel: &Cancel) -> Result<String> {
-    Err(Error::conversion("Excel files are not read yet"))
+fn excel_to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
+    guarded("Excel", || xlsx::to_text(bytes, limits, cancel))
 }
 
-fn powerpoint_to_text(_bytes: &[u8], _limits: Limits, _cancel: &Cancel) -> Result<String> {
-    Err(Error::conversion("PowerPoint files are not read yet"))
+fn powerpoint_to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
+    guarded("PowerPoint", || pptx::to_text(bytes, limits, cancel))
+}
+
+/// Runs a reader with a last guard: a panic (a bug, since input errors are
+/// `Err`s) becomes a conversion error instead of unwinding into Ruby.
+fn guarded(what: &str, read: impl FnOnce() -> Result<String>) -> Result<String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|_| {
+        Err(Error::conversion(format!(
+            "the {what} reader failed on this file (an internal error); please report it"
+        )))
+    })
 }
 
 /// Builds Office files in memory for tests: a zip of the given parts.
@@ -113,7 +125,10 @@ pub(crate) mod testing {
         let cancel = crate::Cancel::new();
         let mut archive = super::archive::Archive::open(&bytes, super::Limits::default(), &cancel)
             .expect("opens");
-        assert_eq!(archive.read("a/b.xml").expect("reads"), Some(b"<x/>".to_vec()));
+        assert_eq!(
+            archive.read("a/b.xml").expect("reads"),
+            Some(b"<x/>".to_vec())
+        );
         assert_eq!(archive.read("missing.xml").expect("reads"), None);
     }
 }
