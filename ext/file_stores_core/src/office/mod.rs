@@ -18,6 +18,7 @@
 //! [`Cancel`] flag.
 
 pub mod archive;
+pub mod docx;
 pub mod pptx;
 pub mod xlsx;
 pub mod xml;
@@ -78,8 +79,8 @@ pub fn to_text(bytes: &[u8], format: Format, limits: Limits, cancel: &Cancel) ->
 }
 
 // The three readers are filled in by their own modules.
-fn word_to_text(_bytes: &[u8], _limits: Limits, _cancel: &Cancel) -> Result<String> {
-    Err(Error::conversion("Word files are not read yet"))
+fn word_to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
+    docx::to_text(bytes, limits, cancel)
 }
 
 fn excel_to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {

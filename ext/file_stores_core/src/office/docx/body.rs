@@ -1,0 +1,658 @@
+//! One streaming pass over a story (the document body, or the footnotes or
+//! endnotes part), turning it into blocks of text.
+//!
+//! Open elements are kept on an explicit stack of [`Frame`]s, so hostile
+//! nesting costs memory bounded by [`MAX_DEPTH`] and never the call stack.
+//! Elements whose content is not text (properties, deletions, field
+//! instructions, `mc:Fallback`...) are skipped by counting depth only.
+//!
+//! Text goes to the innermost open paragraph. A finished paragraph goes to
+//! the innermost open "target": a table cell (its text joins the cell's),
+//! another paragraph (a text box inside it: its lines follow that
+//! paragraph's), or the story itself.
+
+use std::collections::HashMap;
+
+use quick_xml::events::Event;
+
+use crate::cancel::Cancel;
+use crate::error::{Error, Result};
+use crate::office::archive::Limits;
+use crate::office::xml::{self, Element};
+
+use super::numbering::{format_number, Numbering};
+use super::styles::{outline_level, Styles};
+use super::{too_deep, MAX_DEPTH};
+
+/// Footnotes or endnotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NoteKind {
+    Foot,
+    End,
+}
+
+/// The notes referenced so far, in order of first reference.
+#[derive(Debug, Default)]
+struct NoteRefs {
+    order: Vec<String>,
+    number: HashMap<String, usize>,
+}
+
+impl NoteRefs {
+    /// The number Word shows for a note id (1-based, by first reference).
+    fn number(&mut self, id: &str) -> usize {
+        if let Some(&n) = self.number.get(id) {
+            return n;
+        }
+        self.order.push(id.to_owned());
+        let n = self.order.len();
+        self.number.insert(id.to_owned(), n);
+        n
+    }
+}
+
+fn note_label(kind: NoteKind, n: usize) -> String {
+    match kind {
+        NoteKind::Foot => n.to_string(),
+        NoteKind::End => format_number(n as i64, "lowerRoman"),
+    }
+}
+
+/// State shared by the stories of one document: definitions, list counters,
+/// note numbers and the output budget.
+pub(super) struct Converter<'a> {
+    styles: &'a Styles,
+    numbering: &'a mut Numbering,
+    limits: Limits,
+    cancel: &'a Cancel,
+    footnotes: NoteRefs,
+    endnotes: NoteRefs,
+    /// Bytes of text taken so far, against `limits.max_output`.
+    taken: u64,
+}
+
+#[derive(Debug, Default)]
+struct Para {
+    text: String,
+    style: Option<String>,
+    num_id: Option<i64>,
+    ilvl: Option<i64>,
+    outline: Option<i64>,
+    /// Lines of text boxes anchored in this paragraph.
+    after: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Cell {
+    parts: Vec<String>,
+    continuation: bool,
+    span: usize,
+}
+
+enum Frame {
+    Pass,
+    Para(Box<Para>),
+    PPr,
+    NumPr,
+    Row(Vec<String>),
+    TrPr,
+    Cell(Cell),
+    TcPr,
+    Run,
+    Text,
+    Alt { taken: bool },
+    Note { id: String, start: usize },
+}
+
+enum Open {
+    Push(Frame),
+    Skip,
+}
+
+/// Elements whose whole content is not document text.
+const SKIPPED: &[&[u8]] = &[
+    b"del",
+    b"moveFrom",
+    b"delText",
+    b"delInstrText",
+    b"instrText",
+    b"rPr",
+    b"sectPr",
+    b"tblPr",
+    b"tblGrid",
+    b"tblPrEx",
+    b"sdtPr",
+    b"sdtEndPr",
+    b"rt",
+    b"background",
+    b"footnoteRef",
+    b"endnoteRef",
+    b"separator",
+    b"continuationSeparator",
+    b"fldData",
+    b"extLst",
+];
+
+impl<'a> Converter<'a> {
+    pub fn new(
+        styles: &'a Styles,
+        numbering: &'a mut Numbering,
+        limits: Limits,
+        cancel: &'a Cancel,
+    ) -> Self {
+        Converter {
+            styles,
+            numbering,
+            limits,
+            cancel,
+            footnotes: NoteRefs::default(),
+            endnotes: NoteRefs::default(),
+            taken: 0,
+        }
+    }
+
+    /// The blocks of the main document part.
+    pub fn document(&mut self, bytes: &[u8], part: &str) -> Result<Vec<String>> {
+        Ok(Story::new(self, part, None).run(bytes)?.0)
+    }
+
+    /// The lines of a footnotes or endnotes part: referenced notes first, in
+    /// order of reference, then any others (not separators), in file order.
+    pub fn notes(&mut self, bytes: &[u8], part: &str, kind: NoteKind) -> Result<Vec<String>> {
+        let (_, notes) = Story::new(self, part, Some(kind)).run(bytes)?;
+        let refs = match kind {
+            NoteKind::Foot => &mut self.footnotes,
+            NoteKind::End => &mut self.endnotes,
+        };
+        let mut by_id: HashMap<String, Vec<String>> = HashMap::new();
+        let mut file_order = Vec::new();
+        for (id, blocks) in notes {
+            file_order.push(id.clone());
+            by_id.insert(id, blocks);
+        }
+        // Unreferenced notes with the ids Word gives separators are treated
+        // as separators even when they lack a type.
+        for id in file_order {
+            if !refs.number.contains_key(&id) && id != "-1" && id != "0" {
+                refs.number(&id);
+            }
+        }
+        let mut lines = Vec::new();
+        for (i, id) in refs.order.iter().enumerate() {
+            let Some(blocks) = by_id.remove(id) else {
+                continue;
+            };
+            let mut paragraphs = blocks.iter().filter(|b| !b.trim().is_empty());
+            let first = paragraphs.next().map_or("", |s| s.trim_start());
+            lines.push(format!("[^{}]: {}", note_label(kind, i + 1), first));
+            for more in paragraphs {
+                lines.push(format!("    {}", more.replace('\n', "\n    ")));
+            }
+        }
+        Ok(lines)
+    }
+}
+
+/// The walk over one part.
+struct Story<'c, 'a> {
+    conv: &'c mut Converter<'a>,
+    part: &'c str,
+    notes: Option<NoteKind>,
+    frames: Vec<Frame>,
+    /// Indexes in `frames` of the open paragraphs and cells.
+    targets: Vec<usize>,
+    /// Indexes in `frames` of the open table rows.
+    rows: Vec<usize>,
+    /// Depth inside a skipped element (0: not skipping).
+    skip: usize,
+    /// Open complex fields: whether each is still in its instruction.
+    fields: Vec<bool>,
+    in_instruction: usize,
+    out: Vec<String>,
+    found_notes: Vec<(String, Vec<String>)>,
+}
+
+impl<'c, 'a> Story<'c, 'a> {
+    fn new(conv: &'c mut Converter<'a>, part: &'c str, notes: Option<NoteKind>) -> Self {
+        Story {
+            conv,
+            part,
+            notes,
+            frames: Vec::new(),
+            targets: Vec::new(),
+            rows: Vec::new(),
+            skip: 0,
+            fields: Vec::new(),
+            in_instruction: 0,
+            out: Vec::new(),
+            found_notes: Vec::new(),
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn run(mut self, bytes: &[u8]) -> Result<(Vec<String>, Vec<(String, Vec<String>)>)> {
+        let mut reader = xml::reader(bytes);
+        let mut events: u32 = 0;
+        loop {
+            events = events.wrapping_add(1);
+            if events.is_multiple_of(1024) {
+                self.conv.cancel.check()?;
+            }
+            match reader.read_event().map_err(|e| xml::error(self.part, e))? {
+                Event::Start(e) => self.start(&Element(&e), false)?,
+                Event::Empty(e) => self.start(&Element(&e), true)?,
+                Event::End(_) => self.end()?,
+                Event::Text(t) if self.capturing() => self.append(&t.xml10_content())?,
+                Event::CData(t) if self.capturing() => self.append(&t.into_inner())?,
+                Event::GeneralRef(r) if self.capturing() => {
+                    if let Some(c) = xml::ref_text(&r) {
+                        self.append(c.encode_utf8(&mut [0; 4]))?;
+                    }
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        if !self.frames.is_empty() || self.skip > 0 {
+            return Err(xml::error(self.part, "the part ends inside an element"));
+        }
+        Ok((self.out, self.found_notes))
+    }
+
+    fn capturing(&self) -> bool {
+        self.skip == 0 && matches!(self.frames.last(), Some(Frame::Text))
+    }
+
+    fn start(&mut self, e: &Element, empty: bool) -> Result<()> {
+        if self.skip > 0 {
+            if !empty {
+                self.skip += 1;
+                self.check_depth()?;
+            }
+            return Ok(());
+        }
+        match self.open(e)? {
+            Open::Skip if !empty => {
+                self.skip = 1;
+                self.check_depth()?;
+            }
+            Open::Skip => {}
+            Open::Push(frame) => {
+                let index = self.frames.len();
+                match frame {
+                    Frame::Para(_) | Frame::Cell(_) => self.targets.push(index),
+                    Frame::Row(_) => self.rows.push(index),
+                    _ => {}
+                }
+                self.frames.push(frame);
+                self.check_depth()?;
+                if empty {
+                    self.end()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_depth(&self) -> Result<()> {
+        if self.frames.len() + self.skip > MAX_DEPTH {
+            return Err(too_deep(self.part));
+        }
+        Ok(())
+    }
+
+    /// What to do with an element, by its local name and its parent.
+    fn open(&mut self, e: &Element) -> Result<Open> {
+        let name = e.name();
+        match self.frames.last_mut() {
+            Some(Frame::PPr) => return Ok(self.paragraph_property(e)),
+            Some(Frame::NumPr) => {
+                let value = int(e.attr(b"val"));
+                if let Some(p) = self.para() {
+                    match name {
+                        b"ilvl" => p.ilvl = value,
+                        b"numId" => p.num_id = value,
+                        _ => {}
+                    }
+                }
+                return Ok(Open::Skip);
+            }
+            Some(Frame::TcPr) => {
+                self.cell_property(e);
+                return Ok(Open::Skip);
+            }
+            Some(Frame::TrPr) => {
+                if name == b"gridBefore" {
+                    let n = int(e.attr(b"val")).unwrap_or(0).clamp(0, 64) as usize;
+                    if let Some(Frame::Row(cells)) = self.rows.last().map(|&i| &mut self.frames[i])
+                    {
+                        cells.extend(std::iter::repeat_n(String::new(), n));
+                    }
+                }
+                return Ok(Open::Skip);
+            }
+            Some(Frame::Alt { taken }) => match name {
+                b"Choice" if !*taken => {
+                    *taken = true;
+                    return Ok(Open::Push(Frame::Pass));
+                }
+                b"Choice" | b"Fallback" if *taken => return Ok(Open::Skip),
+                _ => {}
+            },
+            Some(Frame::Run) => {
+                if let Some(open) = self.run_content(e)? {
+                    return Ok(open);
+                }
+            }
+            _ => {}
+        }
+        Ok(Open::Push(match name {
+            b"p" => Frame::Para(Box::default()),
+            b"pPr" => Frame::PPr,
+            b"tr" => Frame::Row(Vec::new()),
+            b"trPr" => Frame::TrPr,
+            b"tc" => Frame::Cell(Cell {
+                parts: Vec::new(),
+                continuation: false,
+                span: 1,
+            }),
+            b"tcPr" => Frame::TcPr,
+            b"r" => Frame::Run,
+            b"t" => Frame::Text,
+            b"AlternateContent" => Frame::Alt { taken: false },
+            b"footnote" | b"endnote" if self.notes.is_some() && self.frames.len() == 1 => {
+                let kind = e.attr(b"type").unwrap_or_default();
+                if matches!(
+                    kind.as_str(),
+                    "separator" | "continuationSeparator" | "continuationNotice"
+                ) {
+                    return Ok(Open::Skip);
+                }
+                Frame::Note {
+                    id: e.attr(b"id").unwrap_or_default(),
+                    start: self.out.len(),
+                }
+            }
+            _ if SKIPPED.contains(&name) || name.ends_with(b"Change") => return Ok(Open::Skip),
+            _ => Frame::Pass,
+        }))
+    }
+
+    /// A child of a run that is not an ordinary element.
+    fn run_content(&mut self, e: &Element) -> Result<Option<Open>> {
+        match e.name() {
+            b"tab" | b"ptab" => self.append("\t")?,
+            b"br" | b"cr" => self.append("\n")?,
+            b"noBreakHyphen" => self.append("-")?,
+            b"sym" => {
+                // Symbol-font characters live in the private use area and
+                // mean nothing as text; others are kept.
+                let c = e
+                    .attr(b"char")
+                    .and_then(|h| u32::from_str_radix(h.trim(), 16).ok())
+                    .and_then(char::from_u32)
+                    .filter(|c| !('\u{E000}'..='\u{F8FF}').contains(c));
+                if let Some(c) = c {
+                    self.append(c.encode_utf8(&mut [0; 4]))?;
+                }
+            }
+            b"fldChar" => match e.attr(b"fldCharType").as_deref() {
+                Some("begin") => {
+                    self.fields.push(true);
+                    self.in_instruction += 1;
+                }
+                Some("separate") => {
+                    if let Some(top) = self.fields.last_mut() {
+                        if *top {
+                            *top = false;
+                            self.in_instruction -= 1;
+                        }
+                    }
+                }
+                Some("end") => {
+                    self.in_instruction -= usize::from(self.fields.pop() == Some(true));
+                }
+                _ => {}
+            },
+            b"footnoteReference" | b"endnoteReference" => {
+                let kind = if e.name() == b"footnoteReference" {
+                    NoteKind::Foot
+                } else {
+                    NoteKind::End
+                };
+                if self.in_instruction == 0 && self.para().is_some() {
+                    let id = e.attr(b"id").unwrap_or_default();
+                    let n = match kind {
+                        NoteKind::Foot => self.conv.footnotes.number(&id),
+                        NoteKind::End => self.conv.endnotes.number(&id),
+                    };
+                    self.append(&format!("[^{}]", note_label(kind, n)))?;
+                }
+            }
+            b"softHyphen" => {}
+            _ => return Ok(None),
+        }
+        Ok(Some(Open::Skip))
+    }
+
+    fn paragraph_property(&mut self, e: &Element) -> Open {
+        let name = e.name();
+        if name == b"numPr" {
+            return Open::Push(Frame::NumPr);
+        }
+        if let Some(p) = self.para() {
+            match name {
+                b"pStyle" => p.style = e.attr(b"val"),
+                b"outlineLvl" => p.outline = int(e.attr(b"val")),
+                _ => {}
+            }
+        }
+        Open::Skip
+    }
+
+    fn cell_property(&mut self, e: &Element) {
+        let Some(Frame::Cell(cell)) = self.targets.last().map(|&i| &mut self.frames[i]) else {
+            return;
+        };
+        match e.name() {
+            b"vMerge" | b"hMerge" => {
+                cell.continuation = e.attr(b"val").is_none_or(|v| v != "restart");
+            }
+            b"gridSpan" => cell.span = int(e.attr(b"val")).unwrap_or(1).clamp(1, 64) as usize,
+            _ => {}
+        }
+    }
+
+    /// The innermost open paragraph, when it is the innermost target.
+    fn para(&mut self) -> Option<&mut Para> {
+        match self.targets.last().map(|&i| &mut self.frames[i]) {
+            Some(Frame::Para(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn in_cell(&self) -> bool {
+        matches!(
+            self.targets.last().map(|&i| &self.frames[i]),
+            Some(Frame::Cell(_))
+        )
+    }
+
+    /// Adds text to the innermost paragraph (dropped in field instructions
+    /// and outside paragraphs).
+    fn append(&mut self, text: &str) -> Result<()> {
+        if self.in_instruction > 0 {
+            return Ok(());
+        }
+        self.take(text.len())?;
+        if let Some(p) = self.para() {
+            p.text.push_str(text);
+        }
+        Ok(())
+    }
+
+    /// Counts text against the output limit.
+    fn take(&mut self, bytes: usize) -> Result<()> {
+        self.conv.taken += bytes as u64;
+        let max = self.conv.limits.max_output;
+        if self.conv.taken > max {
+            return Err(Error::conversion(format!(
+                "its text is over the {} MB limit",
+                max / (1024 * 1024)
+            )));
+        }
+        Ok(())
+    }
+
+    fn end(&mut self) -> Result<()> {
+        if self.skip > 0 {
+            self.skip -= 1;
+            return Ok(());
+        }
+        let Some(frame) = self.frames.pop() else {
+            return Err(xml::error(self.part, "an end tag without a start"));
+        };
+        match frame {
+            Frame::Para(p) => {
+                self.targets.pop();
+                let line = self.paragraph_line(&p);
+                self.emit(line)?;
+                for line in p.after {
+                    self.emit(line)?;
+                }
+            }
+            Frame::Cell(cell) => {
+                self.targets.pop();
+                let text = if cell.continuation {
+                    String::new()
+                } else {
+                    cell.parts.join(" ")
+                };
+                let filler = std::iter::repeat_n(String::new(), cell.span - 1);
+                match self.rows.last().map(|&i| &mut self.frames[i]) {
+                    Some(Frame::Row(cells)) => {
+                        cells.push(text);
+                        cells.extend(filler);
+                    }
+                    _ => self.emit(text)?,
+                }
+            }
+            Frame::Row(cells) => {
+                self.rows.pop();
+                let line = if self.in_cell() {
+                    cells.join(" ")
+                } else {
+                    cells.join("\t")
+                };
+                self.emit(line)?;
+            }
+            Frame::Note { id, start } => {
+                let blocks = self.out.split_off(start.min(self.out.len()));
+                self.found_notes.push((id, blocks));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Sends a finished block to the innermost target.
+    fn emit(&mut self, line: String) -> Result<()> {
+        match self.targets.last().map(|&i| &mut self.frames[i]) {
+            Some(Frame::Para(p)) => p.after.push(line),
+            Some(Frame::Cell(cell)) => {
+                let flat = flatten(&line);
+                if !flat.is_empty() {
+                    cell.parts.push(flat);
+                }
+            }
+            _ => {
+                self.take(1)?;
+                self.out.push(line);
+            }
+        }
+        Ok(())
+    }
+
+    /// A paragraph as its line(s): heading marks, list label and indent.
+    fn paragraph_line(&mut self, p: &Para) -> String {
+        let text = tidy(&p.text);
+        let styles = self.conv.styles;
+        let style = p.style.as_deref().or(styles.default_paragraph());
+        let heading = match p.outline.and_then(outline_level) {
+            Some(level) => level,
+            None => style.and_then(|s| styles.heading_level(s)),
+        };
+        let (style_num, style_ilvl) = style.map_or((None, None), |s| styles.numbering(s));
+        let num_id = p.num_id.or(style_num).filter(|&n| n != 0);
+        let label = num_id.and_then(|num_id| {
+            let ilvl = p
+                .ilvl
+                .or(style_ilvl)
+                .map(|l| l.clamp(0, 8) as usize)
+                .or_else(|| style.and_then(|s| self.conv.numbering.level_for_style(num_id, s)))
+                .unwrap_or(0);
+            self.conv
+                .numbering
+                .label(num_id, ilvl)
+                .map(|label| (label, ilvl))
+        });
+        if self.in_cell() {
+            return match label {
+                Some((label, _)) if text.is_empty() => label.text,
+                Some((label, _)) => format!("{} {text}", label.text),
+                None => text,
+            };
+        }
+        if let Some(level) = heading {
+            let mut line = "#".repeat(level);
+            if let Some((label, _)) = label.filter(|(l, _)| !l.bullet) {
+                line.push(' ');
+                line.push_str(&label.text);
+            }
+            if !text.is_empty() {
+                line.push(' ');
+                line.push_str(&text);
+            }
+            return if line.len() == level { text } else { line };
+        }
+        match label {
+            Some((label, ilvl)) => {
+                let mut line = "  ".repeat(ilvl);
+                line.push_str(&label.text);
+                if !text.is_empty() {
+                    line.push(' ');
+                    line.push_str(&text);
+                }
+                line
+            }
+            None => text,
+        }
+    }
+}
+
+fn int(value: Option<String>) -> Option<i64> {
+    value.and_then(|v| v.trim().parse::<i64>().ok())
+}
+
+/// A paragraph's text without trailing whitespace on its lines, nor empty
+/// lines at its start or end.
+fn tidy(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').map(str::trim_end).collect();
+    let first = lines.iter().position(|l| !l.is_empty());
+    let last = lines.iter().rposition(|l| !l.is_empty());
+    match (first, last) {
+        (Some(a), Some(b)) => lines[a..=b].join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Text for a table cell: one line, no tabs.
+fn flatten(text: &str) -> String {
+    let words: Vec<&str> = text.split(['\n', '\t']).map(str::trim).collect();
+    words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
