@@ -11,8 +11,6 @@
 //! another paragraph (a text box inside it: its lines follow that
 //! paragraph's), or the story itself.
 
-use std::collections::HashMap;
-
 use quick_xml::events::Event;
 
 use crate::cancel::Cancel;
@@ -20,43 +18,11 @@ use crate::error::{Error, Result};
 use crate::office::archive::Limits;
 use crate::office::xml::{self, Element};
 
-use super::numbering::{format_number, Numbering};
-use super::styles::{outline_level, Styles};
+use super::notes::{self, note_label, NoteKind, NoteRefs};
+use super::numbering::Numbering;
+use super::paragraph::{self, flatten, int, Para};
+use super::styles::Styles;
 use super::{too_deep, MAX_DEPTH};
-
-/// Footnotes or endnotes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum NoteKind {
-    Foot,
-    End,
-}
-
-/// The notes referenced so far, in order of first reference.
-#[derive(Debug, Default)]
-struct NoteRefs {
-    order: Vec<String>,
-    number: HashMap<String, usize>,
-}
-
-impl NoteRefs {
-    /// The number Word shows for a note id (1-based, by first reference).
-    fn number(&mut self, id: &str) -> usize {
-        if let Some(&n) = self.number.get(id) {
-            return n;
-        }
-        self.order.push(id.to_owned());
-        let n = self.order.len();
-        self.number.insert(id.to_owned(), n);
-        n
-    }
-}
-
-fn note_label(kind: NoteKind, n: usize) -> String {
-    match kind {
-        NoteKind::Foot => n.to_string(),
-        NoteKind::End => format_number(n as i64, "lowerRoman"),
-    }
-}
 
 /// State shared by the stories of one document: definitions, list counters,
 /// note numbers and the output budget.
@@ -69,17 +35,6 @@ pub(super) struct Converter<'a> {
     endnotes: NoteRefs,
     /// Bytes of text taken so far, against `limits.max_output`.
     taken: u64,
-}
-
-#[derive(Debug, Default)]
-struct Para {
-    text: String,
-    style: Option<String>,
-    num_id: Option<i64>,
-    ilvl: Option<i64>,
-    outline: Option<i64>,
-    /// Lines of text boxes anchored in this paragraph.
-    after: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -164,32 +119,7 @@ impl<'a> Converter<'a> {
             NoteKind::Foot => &mut self.footnotes,
             NoteKind::End => &mut self.endnotes,
         };
-        let mut by_id: HashMap<String, Vec<String>> = HashMap::new();
-        let mut file_order = Vec::new();
-        for (id, blocks) in notes {
-            file_order.push(id.clone());
-            by_id.insert(id, blocks);
-        }
-        // Unreferenced notes with the ids Word gives separators are treated
-        // as separators even when they lack a type.
-        for id in file_order {
-            if !refs.number.contains_key(&id) && id != "-1" && id != "0" {
-                refs.number(&id);
-            }
-        }
-        let mut lines = Vec::new();
-        for (i, id) in refs.order.iter().enumerate() {
-            let Some(blocks) = by_id.remove(id) else {
-                continue;
-            };
-            let mut paragraphs = blocks.iter().filter(|b| !b.trim().is_empty());
-            let first = paragraphs.next().map_or("", |s| s.trim_start());
-            lines.push(format!("[^{}]: {}", note_label(kind, i + 1), first));
-            for more in paragraphs {
-                lines.push(format!("    {}", more.replace('\n', "\n    ")));
-            }
-        }
-        Ok(lines)
+        Ok(notes::lines(kind, refs, notes))
     }
 }
 
@@ -515,7 +445,8 @@ impl<'c, 'a> Story<'c, 'a> {
         match frame {
             Frame::Para(p) => {
                 self.targets.pop();
-                let line = self.paragraph_line(&p);
+                let in_cell = self.in_cell();
+                let line = paragraph::line(&p, self.conv.styles, self.conv.numbering, in_cell);
                 self.emit(line)?;
                 for line in p.after {
                     self.emit(line)?;
@@ -572,87 +503,4 @@ impl<'c, 'a> Story<'c, 'a> {
         }
         Ok(())
     }
-
-    /// A paragraph as its line(s): heading marks, list label and indent.
-    fn paragraph_line(&mut self, p: &Para) -> String {
-        let text = tidy(&p.text);
-        let styles = self.conv.styles;
-        let style = p.style.as_deref().or(styles.default_paragraph());
-        let heading = match p.outline.and_then(outline_level) {
-            Some(level) => level,
-            None => style.and_then(|s| styles.heading_level(s)),
-        };
-        let (style_num, style_ilvl) = style.map_or((None, None), |s| styles.numbering(s));
-        let num_id = p.num_id.or(style_num).filter(|&n| n != 0);
-        let label = num_id.and_then(|num_id| {
-            let ilvl = p
-                .ilvl
-                .or(style_ilvl)
-                .map(|l| l.clamp(0, 8) as usize)
-                .or_else(|| style.and_then(|s| self.conv.numbering.level_for_style(num_id, s)))
-                .unwrap_or(0);
-            self.conv
-                .numbering
-                .label(num_id, ilvl)
-                .map(|label| (label, ilvl))
-        });
-        if self.in_cell() {
-            return match label {
-                Some((label, _)) if text.is_empty() => label.text,
-                Some((label, _)) => format!("{} {text}", label.text),
-                None => text,
-            };
-        }
-        if let Some(level) = heading {
-            let mut line = "#".repeat(level);
-            if let Some((label, _)) = label.filter(|(l, _)| !l.bullet) {
-                line.push(' ');
-                line.push_str(&label.text);
-            }
-            if !text.is_empty() {
-                line.push(' ');
-                line.push_str(&text);
-            }
-            return if line.len() == level { text } else { line };
-        }
-        match label {
-            Some((label, ilvl)) => {
-                let mut line = "  ".repeat(ilvl);
-                line.push_str(&label.text);
-                if !text.is_empty() {
-                    line.push(' ');
-                    line.push_str(&text);
-                }
-                line
-            }
-            None => text,
-        }
-    }
-}
-
-fn int(value: Option<String>) -> Option<i64> {
-    value.and_then(|v| v.trim().parse::<i64>().ok())
-}
-
-/// A paragraph's text without trailing whitespace on its lines, nor empty
-/// lines at its start or end.
-fn tidy(text: &str) -> String {
-    let lines: Vec<&str> = text.split('\n').map(str::trim_end).collect();
-    let first = lines.iter().position(|l| !l.is_empty());
-    let last = lines.iter().rposition(|l| !l.is_empty());
-    match (first, last) {
-        (Some(a), Some(b)) => lines[a..=b].join("\n"),
-        _ => String::new(),
-    }
-}
-
-/// Text for a table cell: one line, no tabs.
-fn flatten(text: &str) -> String {
-    let words: Vec<&str> = text.split(['\n', '\t']).map(str::trim).collect();
-    words
-        .iter()
-        .filter(|w| !w.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ")
 }

@@ -43,7 +43,9 @@
 //! [`Limits::max_output`] as it grows.
 
 mod body;
+mod notes;
 mod numbering;
+mod paragraph;
 mod styles;
 #[cfg(test)]
 mod tests;
@@ -57,7 +59,8 @@ use crate::error::{Error, Result};
 use crate::office::archive::{Archive, Limits, Relationship};
 use crate::office::xml::{self, Element};
 
-use body::{Converter, NoteKind};
+use body::Converter;
+use notes::NoteKind;
 use numbering::Numbering;
 use styles::Styles;
 
