@@ -29,14 +29,26 @@ module RubyLLM
           raise ArgumentError, "unknown search options: #{unknown.join(', ')}" if unknown.any?
           raise ArgumentError, 'pattern must be a String' unless pattern.is_a?(String)
 
+          pattern = utf8_text(pattern, 'pattern')
           folder = FileStore.folder(path)
           glob = nil if glob == ''
           raise ArgumentError, 'glob must be a String, like "*.md"' unless glob.nil? || glob.is_a?(String)
+
+          glob &&= utf8_text(glob, 'glob')
 
           settings = engine_settings(DEFAULTS.merge(options))
           return store.send(:native_search, pattern, folder, glob, settings) if store.is_a?(RubyLLM::NativeDir)
 
           search_texts(store, pattern, folder, glob, settings)
+        end
+
+        # +text+ as UTF-8, which the engine needs; ArgumentError when its bytes
+        # are not UTF-8 (a model's JSON can carry a lone surrogate, \udc00).
+        def utf8_text(text, name)
+          utf8 = text.encoding == Encoding::UTF_8 ? text : text.dup.force_encoding(Encoding::UTF_8)
+          return utf8 if utf8.valid_encoding?
+
+          raise ArgumentError, "#{name} #{utf8.scrub.inspect} is not valid UTF-8 text; write it in UTF-8"
         end
 
         private

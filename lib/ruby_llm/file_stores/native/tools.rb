@@ -95,6 +95,7 @@ module RubyLLM
           return files if glob.nil? || glob == ''
           raise Refusal, 'glob must be a string, like "*.md"' unless glob.is_a?(String)
 
+          glob = Search.utf8_text(glob, 'glob')
           keep = FileStores::Native.glob_filter(glob, folder.to_s, files.map(&:path)).to_set
           files.select { |file| keep.include?(file.path) }
         end
