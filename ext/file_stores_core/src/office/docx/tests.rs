@@ -371,3 +371,42 @@ fn office_to_text_reads_word() {
     );
     assert_eq!(text.ok().as_deref(), Some("Via office\n"));
 }
+
+#[test]
+fn grid_before_and_old_style_horizontal_merges_keep_columns() {
+    let t = "<w:tbl><w:tr><w:trPr><w:gridBefore w:val=\"1\"/></w:trPr><w:tc><w:p><w:r><w:t>b</w:t></w:r></w:p></w:tc></w:tr>\
+        <w:tr><w:tc><w:tcPr><w:hMerge w:val=\"restart\"/></w:tcPr><w:p><w:r><w:t>wide</w:t></w:r></w:p></w:tc>\
+        <w:tc><w:tcPr><w:hMerge/></w:tcPr><w:p><w:r><w:t>wide</w:t></w:r></w:p></w:tc>\
+        <w:tc><w:p><w:r><w:t>c</w:t></w:r></w:p></w:tc></w:tr></w:tbl>";
+    assert_eq!(convert(t), "\tb\nwide\t\tc\n");
+}
+
+#[test]
+fn rows_and_cells_inside_content_controls_stay_in_the_table() {
+    let t = "<w:tbl><w:sdt><w:sdtContent><w:tr><w:sdt><w:sdtContent><w:tc><w:p><w:r><w:t>x</w:t></w:r></w:p></w:tc>\
+        </w:sdtContent></w:sdt><w:tc><w:p><w:r><w:t>y</w:t></w:r></w:p></w:tc></w:tr></w:sdtContent></w:sdt></w:tbl>";
+    assert_eq!(convert(t), "x\ty\n");
+}
+
+#[test]
+fn a_text_box_in_a_table_cell_joins_the_cell() {
+    let boxed = "<w:tc><w:p><w:r><w:t>cell</w:t></w:r><w:r><w:pict><v:shape xmlns:v=\"v\"><v:textbox><w:txbxContent>\
+        <w:p><w:r><w:t>boxed</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p></w:tc>";
+    let t = table(&[row(&[boxed.to_owned(), cell(&p("next"))])]);
+    assert_eq!(convert(&t), "cell boxed\tnext\n");
+}
+
+#[test]
+fn a_byte_order_mark_is_fine() {
+    let doc = format!("\u{FEFF}{}", document(&p("BOM")));
+    let text = convert_parts(&[("word/document.xml", &doc)]);
+    assert_eq!(text.ok().as_deref(), Some("BOM\n"));
+}
+
+#[test]
+fn a_part_cut_short_is_an_error() {
+    let doc = document(&p("x"));
+    let cut = &doc[..doc.len() - 30];
+    let err = error_of(&[("word/document.xml", cut)]);
+    assert!(err.contains("word/document.xml"), "{err}");
+}

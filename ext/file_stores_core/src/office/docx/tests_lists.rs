@@ -255,3 +255,64 @@ fn number_formats() {
     assert_eq!(f(5, "chineseCounting"), "5");
     assert_eq!(f(1_000_000, "lowerLetter"), "1000000");
 }
+
+#[test]
+fn list_styles_linked_through_num_style_link_share_levels_and_counters() {
+    let styles = r#"<w:styles xmlns:w="w">
+<w:style w:type="numbering" w:styleId="LegalList"><w:name w:val="Legal List"/><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr></w:pPr></w:style>
+</w:styles>"#;
+    let numbering = format!(
+        r#"<w:numbering xmlns:w="w">
+<w:abstractNum w:abstractNumId="0"><w:styleLink w:val="LegalList"/>{}{}</w:abstractNum>
+<w:abstractNum w:abstractNumId="1"><w:numStyleLink w:val="LegalList"/></w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>
+<w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>
+</w:numbering>"#,
+        lvl(0, 1, "upperRoman", "Article %1", ""),
+        lvl(1, 1, "decimal", "%1.%2", "<w:isLgl/>")
+    );
+    let body = [item(2, 0, "first"), item(1, 0, "second"), item(2, 1, "sub")].concat();
+    let text = convert_with(
+        &body,
+        &[
+            ("word/styles.xml", styles),
+            ("word/numbering.xml", &numbering),
+        ],
+    );
+    assert_eq!(text, "Article I first\nArticle II second\n  2.1 sub\n");
+}
+
+#[test]
+fn lvl_restart_names_the_level_that_restarts_a_deeper_one() {
+    // Level 3 restarts only when level 1 is used, not when level 2 is.
+    let numbering = format!(
+        r#"<w:numbering xmlns:w="w"><w:abstractNum w:abstractNumId="0">{}{}{}</w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>"#,
+        lvl(0, 1, "decimal", "%1.", ""),
+        lvl(1, 1, "lowerLetter", "%2.", ""),
+        lvl(2, 1, "decimal", "(%3)", "<w:lvlRestart w:val=\"1\"/>")
+    );
+    let body = [
+        item(1, 0, "a"),
+        item(1, 1, "b"),
+        item(1, 2, "c"),
+        item(1, 1, "d"),
+        item(1, 2, "e"),
+        item(1, 0, "f"),
+        item(1, 2, "g"),
+    ]
+    .concat();
+    let text = convert_with(&body, &[("word/numbering.xml", &numbering)]);
+    assert_eq!(
+        text,
+        "1. a\n  a. b\n    (1) c\n  b. d\n    (2) e\n2. f\n    (1) g\n"
+    );
+}
+
+#[test]
+fn an_empty_numbered_paragraph_shows_its_label() {
+    let empty =
+        "<w:p><w:pPr><w:numPr><w:ilvl w:val=\"0\"/><w:numId w:val=\"1\"/></w:numPr></w:pPr></w:p>";
+    let body = item(1, 0, "one") + empty + &item(1, 0, "three");
+    assert_eq!(with_definitions(&body), "1. one\n2.\n3. three\n");
+}
