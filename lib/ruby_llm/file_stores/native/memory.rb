@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'monitor'
+
 module RubyLLM
   class FileStore
     # A store that keeps its files in memory, for as long as the object lives.
@@ -8,6 +10,9 @@ module RubyLLM
     #
     #   store = RubyLLM::FileStore::Memory.new(max_bytes: 1_000_000)
     #   store.write('notes/plan.md', "# Plan\n")
+    #
+    # for_owner gives a view of the same files for one owner (see
+    # #for_owner); the store itself sees only the files without an owner.
     class Memory < FileStore
       Entry = Struct.new(:bytes, :file)
       private_constant :Entry
@@ -22,26 +27,49 @@ module RubyLLM
         end
 
         @max_bytes = max_bytes
-        @entries = {}
+        @entries = {} # path => { owner key (nil: no owner) => Entry }, shared by the owners' views
+        @lock = Monitor.new # shared by the views too, since they change the same entries
+        @owner = nil
+        @owner_key = nil
       end
 
-      attr_reader :max_bytes
+      attr_reader :max_bytes, :owner
+
+      # A store over the same files that writes files for +owner+ (a record,
+      # or any object with an id) and sees only theirs and the files without
+      # an owner, preferring theirs when both have a path. It shares the
+      # files, the lock and max_bytes with this store, and remembers its own
+      # reads.
+      def for_owner(owner)
+        key = FileStores::Native::Glue::Owner.key(owner)
+        view = clone(freeze: false)
+        view.instance_variable_set(:@owner, owner)
+        view.instance_variable_set(:@owner_key, key)
+        view.instance_variable_set(:@file_store_state, nil) # its own reads and texts, made on first use
+        view
+      end
+
+      def with_lock(&block)
+        raise ArgumentError, 'with_lock needs a block' unless block
+
+        @lock.synchronize(&block)
+      end
 
       def list(folder = nil)
         folder = FileStore.folder(folder)
-        files = with_lock { @entries.values.map(&:file) }
+        files = with_lock { @entries.filter_map { |_, owners| visible(owners)&.file } }
         files.select! { |file| file.path.start_with?("#{folder}/") } unless folder.empty?
         files.sort_by!(&:path)
       end
 
       def [](path)
         path = FileStore.path(path)
-        with_lock { @entries[path]&.file }
+        with_lock { visible(@entries[path])&.file }
       end
 
       def read(path)
         path = FileStore.path(path)
-        entry = with_lock { @entries[path] }
+        entry = with_lock { visible(@entries[path]) }
         raise FileNotFoundError, "#{path} does not exist" unless entry
 
         entry.bytes.dup
@@ -56,7 +84,7 @@ module RubyLLM
           file = StoredFile.new(path:, byte_size: bytes.bytesize,
                                 content_type: content_type || FileStores::Native.content_type_for(path, bytes),
                                 digest: FileStores::Native.sha256_hex(bytes), updated_at: Time.now)
-          @entries[path] = Entry.new(bytes, file)
+          (@entries[path] ||= {})[@owner_key] = Entry.new(bytes, file)
           file
         end
       end
@@ -66,20 +94,33 @@ module RubyLLM
         with_lock do
           raise ArgumentError, "#{path} is a folder, not a file; use delete_folder" if folder?(path)
 
-          @entries.delete(path)&.file
+          owners = @entries[path]
+          next nil unless visible(owners)
+
+          entry = owners.delete(@owner_key && owners.key?(@owner_key) ? @owner_key : nil)
+          @entries.delete(path) if owners.empty?
+          entry.file
         end
       end
 
-      # The total size of the files, in bytes.
+      # The total size of the files of every owner, in bytes.
       def total_size
-        with_lock { @entries.sum { |_, entry| entry.bytes.bytesize } }
+        with_lock { @entries.sum { |_, owners| owners.sum { |_, entry| entry.bytes.bytesize } } }
       end
 
       private
 
+      # The entry this store sees among a path's entries: its owner's, else
+      # the one without an owner.
+      def visible(owners)
+        return nil unless owners
+
+        (@owner_key && owners[@owner_key]) || owners[nil]
+      end
+
       def folder?(path)
         prefix = "#{path}/"
-        @entries.each_key.any? { |other| other.start_with?(prefix) }
+        @entries.any? { |other, owners| other.start_with?(prefix) && visible(owners) }
       end
 
       def check_place(path)
@@ -88,14 +129,15 @@ module RubyLLM
         parts = path.split('/')
         (1...parts.size).each do |n|
           parent = parts.first(n).join('/')
-          raise ArgumentError, "#{path} goes through a file as if it were a folder" if @entries.key?(parent)
+          raise ArgumentError, "#{path} goes through a file as if it were a folder" if visible(@entries[parent])
         end
       end
 
       def check_room(path, bytes)
         return unless @max_bytes
 
-        needed = total_size - (@entries[path]&.bytes&.bytesize || 0) + bytes.bytesize
+        replaced = @entries.dig(path, @owner_key)&.bytes&.bytesize || 0
+        needed = total_size - replaced + bytes.bytesize
         return if needed <= @max_bytes
 
         raise FileStoreFullError,

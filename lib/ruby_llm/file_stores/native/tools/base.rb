@@ -21,6 +21,13 @@ module RubyLLM
 
         attr_reader :store, :inline_limit, :search_timeout
 
+        # Tool classes get the inline_limit macro (long results are saved in
+        # the chat's files); read_file and search_files opt out with it.
+        def self.included(tool_class)
+          super
+          tool_class.extend(FileStore::InlineLimit) unless tool_class.singleton_class.include?(FileStore::InlineLimit)
+        end
+
         def initialize(store, inline_limit: Tools::DEFAULT_INLINE_LIMIT, search_timeout: Tools::DEFAULT_SEARCH_TIMEOUT)
           super()
           @store = store

@@ -25,6 +25,9 @@ module RubyLLM
           additionalProperties: false
         }.freeze
 
+        # Pages its own output, so its results are never saved as long results.
+        def self.included(tool_class) = tool_class.inline_limit(false)
+
         # Room kept for the note that says how to read on.
         NOTE_ROOM = 200
 

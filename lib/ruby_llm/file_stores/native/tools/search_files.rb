@@ -30,6 +30,9 @@ module RubyLLM
           additionalProperties: false
         }.freeze
 
+        # Pages its own output, so its results are never saved as long results.
+        def self.included(tool_class) = tool_class.inline_limit(false)
+
         def execute(pattern: nil, path: nil, glob: nil, case_sensitive: false, context: 0, files_only: false)
           raise Refusal, 'pattern is required: a regular expression' unless pattern.is_a?(String) && !pattern.empty?
 

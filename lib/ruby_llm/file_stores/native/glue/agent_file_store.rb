@@ -1,0 +1,90 @@
+# frozen_string_literal: true
+
+require 'pathname'
+
+module RubyLLM
+  module FileStores
+    module Native
+      module Glue
+        # An agent's file_store declaration, checked when it is declared and
+        # applied to each chat the agent builds:
+        #
+        #   file_store                                  # each chat its default store
+        #   file_store inline_limit: 20_000, tools: :read
+        #   file_store -> { project.files_path }        # runs once per chat, with chat and inputs
+        #   file_store 'docs'                           # one folder, shared by every chat
+        #   file_store :memory                          # each chat a new store in memory
+        #   file_store nil                              # removes a parent agent's store
+        #   file_store owner: -> { Current.user }
+        #
+        # A store object is shared by every chat, as given.
+        class AgentFileStore
+          OPTIONS = %i[tools inline_limit owner].freeze
+
+          # The declaration that removes a parent's store.
+          def self.removed = REMOVED
+
+          # The declaration for the arguments of file_store.
+          def self.declare(*args, **options)
+            raise ArgumentError, "file_store takes one store at most, not #{args.size}" if args.size > 1
+
+            store = args.empty? ? Setup::DEFAULT : args.first
+            if store.nil?
+              raise ArgumentError, 'file_store nil removes the store; it takes no options' unless options.empty?
+
+              return REMOVED
+            end
+
+            new(store, **options)
+          end
+
+          attr_reader :store, :options
+
+          def initialize(store, **options)
+            unknown = options.keys - OPTIONS
+            if unknown.any?
+              raise ArgumentError, "file_store has no option #{unknown.first}: it takes tools:, inline_limit:, owner:"
+            end
+
+            check_store(store)
+            FileStore::InlineLimit.check(options[:inline_limit]) if options.key?(:inline_limit)
+            Owner.key(options[:owner]) unless options[:owner].nil? || options[:owner].is_a?(Proc)
+            @store = store
+            @options = options.freeze
+            freeze
+          end
+
+          def removed? = equal?(REMOVED)
+
+          # Gives +chat+ its store. Lambdas run in +runtime+ (the agent's
+          # runtime context: chat and the inputs), once for this chat.
+          def apply(chat, runtime)
+            return chat if removed?
+
+            store = evaluate(@store, runtime)
+            options = @options.to_h { |key, value| [key, key == :owner ? evaluate(value, runtime) : value] }
+            chat.with_file_store(store, **options)
+          end
+
+          private
+
+          def evaluate(value, runtime)
+            value.is_a?(Proc) ? runtime.instance_exec(&value) : value
+          end
+
+          def check_store(store)
+            return if store.equal?(Setup::DEFAULT) || store == :memory || store.is_a?(Proc) ||
+                      store.is_a?(String) || store.is_a?(Pathname) || store.is_a?(RubyLLM::FileStore) ||
+                      store.equal?(:__removed__)
+
+            raise ArgumentError, 'file_store takes a folder path, :memory, a RubyLLM::FileStore, a lambda or nil; ' \
+                                 "not #{store.inspect}"
+          end
+
+          REMOVED = new(:__removed__)
+          private_constant :REMOVED
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,46 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      module Glue
+        # What the model sees instead of a file: the texts of the notes.
+        module Lines
+          module_function
+
+          # The line an earlier attachment, or a file a tool returned, becomes:
+          # "contract-v2.pdf (application/pdf, 2.1 MB) is in this chat's files."
+          def kept(file)
+            "#{file.path} (#{file.content_type}, #{file.human_size}) is in this chat's files."
+          end
+
+          # An attachment the provider cannot take, as its converted text: up
+          # to +limit+ characters (nil: all), with a note when there is more.
+          def converted(file, text, limit)
+            shown = limit && text.size > limit ? text[0, limit] : text
+            body = "<file name='#{file.path}' mime_type='#{file.content_type}' sent_as='text'>\n#{shown}" \
+                   "#{"\n" unless shown.end_with?("\n")}</file>"
+            return body if shown.equal?(text)
+
+            "#{body}\n[#{file.path} has #{text.size} characters as text, so only the start is shown. The rest is " \
+              "in this chat's files: read more with read_file, or search it with search_files.]"
+          end
+
+          # A long tool result: its start and where the rest is.
+          def long_result(start, size, file)
+            "#{start}\n\n[This result has #{size} characters, so only the start is shown. All of it is in " \
+              "#{file.path}: read more with read_file, or search it with search_files.]"
+          end
+
+          # +content+ (nil or a String) followed by +lines+.
+          def append(content, lines)
+            return content if lines.empty?
+            return lines.join("\n") if content.nil? || content.empty?
+
+            "#{content}\n\n#{lines.join("\n")}"
+          end
+        end
+      end
+    end
+  end
+end

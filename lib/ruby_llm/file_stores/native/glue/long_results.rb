@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+require 'json'
+
+module RubyLLM
+  module FileStores
+    module Native
+      module Glue
+        # Long tool results go to the chat's files instead of the model: a
+        # result longer than the limit is saved under results/, and the model
+        # gets its first 2,000 characters and the path.
+        #
+        #   results = LongResults.new(store, limit: 10_000)
+        #   sent, file = results.shape('search_drive', result)
+        #
+        # JSON (a Hash or Array result, or a String holding a JSON object or
+        # array) is saved pretty printed, one value per line, as
+        # results/<tool>-<8 hex>.json; other text as it is, as .txt. The hex
+        # is the start of the saved text's sha256, so the same result is
+        # saved once. When the store is full, the result goes whole.
+        class LongResults
+          PREVIEW = 2_000
+
+          attr_reader :store, :limit
+
+          # +limit+: the characters a result may have and still go whole;
+          # false or nil sends every result whole.
+          def initialize(store, limit:, keeper: Keeper.new(store))
+            @store = store
+            @limit = limit || nil
+            @keeper = keeper
+          end
+
+          # What the model gets for +result+ from the tool named +tool_name+,
+          # and the StoredFile it was saved to (nil when it goes whole).
+          # +tool_limit+ is the tool class's own inline_limit: false (always
+          # whole), an Integer, or nil for this chat's limit. +on_write+ is
+          # called with the file when it was written.
+          def shape(tool_name, result, tool_limit: nil, on_write: nil)
+            limit = tool_limit.nil? ? @limit : tool_limit
+            return [result, nil] unless limit
+
+            text = LongResults.text_of(result)
+            return [result, nil] if text.nil? || text.size <= limit
+
+            saved, extension = LongResults.saved_form(result, text)
+            file, written = save(tool_name, saved, extension)
+            return [result, nil] unless file
+
+            on_write&.call(file) if written
+            [Lines.long_result(saved[0, [PREVIEW, limit].min], saved.size, file), file]
+          end
+
+          # The text ruby_llm would send for +result+, or nil for one that is
+          # not text (a file).
+          def self.text_of(result)
+            case result
+            when String then result
+            when Hash, Array then attachments?(result) ? nil : JSON.generate(result)
+            when nil, Numeric, true, false, Symbol then result.to_s
+            else file_like?(result) ? nil : text_of_object(result)
+            end
+          end
+
+          # The text to save and its extension: JSON pretty printed, other
+          # text as it is.
+          def self.saved_form(result, text)
+            json = result.is_a?(Hash) || result.is_a?(Array) ? result : parse_json(text)
+            return [JSON.pretty_generate(json), 'json'] if json
+
+            [text, 'txt']
+          rescue JSON::GeneratorError
+            [text, 'txt']
+          end
+
+          def self.parse_json(text)
+            return nil unless text.lstrip.start_with?('{', '[')
+
+            parsed = JSON.parse(text)
+            parsed.is_a?(Hash) || parsed.is_a?(Array) ? parsed : nil
+          rescue JSON::ParserError
+            nil
+          end
+
+          def self.attachments?(result)
+            result.is_a?(Array) && result.flatten.any? { |part| file_like?(part) }
+          end
+
+          def self.file_like?(part)
+            (defined?(RubyLLM::Attachment) && part.is_a?(RubyLLM::Attachment)) ||
+              part.is_a?(FileStore::Tools::FileResult)
+          end
+
+          # As ruby_llm sends it: search results as JSON, anything else by to_s.
+          def self.text_of_object(result)
+            defined?(RubyLLM::SearchResults) && result.is_a?(RubyLLM::SearchResults) ? result.to_json : result.to_s
+          end
+
+          private
+
+          def save(tool_name, saved, extension)
+            name = tool_name.to_s.gsub(/[^A-Za-z0-9_-]/, '_').sub(/\A[_-]*/, '')
+            name = 'tool' if name.empty?
+            path = "results/#{name}-#{Native.sha256_hex(saved.b)[0, 8]}.#{extension}"
+            content_type = extension == 'json' ? 'application/json' : 'text/plain'
+            @keeper.keep(path, saved, content_type:)
+          rescue RubyLLM::FileStoreFullError
+            [nil, false]
+          end
+        end
+      end
+    end
+  end
+end

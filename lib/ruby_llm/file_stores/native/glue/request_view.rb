@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      module Glue
+        # What goes to the provider for a chat with files, made from its
+        # messages without changing them:
+        #
+        # - the attachments of the latest question go in full, except those
+        #   the provider cannot take, which go as their converted text (up to
+        #   the inline limit) or, with no converter, as a line;
+        # - earlier questions' attachments become one line each;
+        # - files in tool results go in full until the next question (they
+        #   are read_file's: other tools' files became lines already), then
+        #   become lines.
+        #
+        # Messages are anything with role, content and attachments; the view
+        # builds changed ones with +rebuild+ (message, content, attachments).
+        class RequestView
+          # The text files the latest question sends as they are: the model
+          # sees their exact bytes, so they count as read once the request
+          # has gone out.
+          attr_reader :sent_text_files
+
+          # +kept+ maps an attachment to its StoredFile (nil: not kept, so it
+          # goes as it is). +supported+ tells whether the provider takes an
+          # attachment. +convert+ gives a StoredFile's text or nil.
+          def initialize(kept:, supported:, convert:, rebuild:, inline_limit:)
+            @kept = kept
+            @supported = supported
+            @convert = convert
+            @rebuild = rebuild
+            @inline_limit = inline_limit
+            @sent_text_files = []
+          end
+
+          # The messages to send for +messages+.
+          def call(messages)
+            @sent_text_files = []
+            latest = messages.rindex { |message| message.role == :user }
+            messages.each_with_index.map do |message, index|
+              next message if message.attachments.nil? || message.attachments.empty?
+
+              case message.role
+              when :user then index == latest ? latest_question(message) : as_lines(message)
+              when :tool then latest.nil? || index > latest ? message : as_lines(message)
+              else message
+              end
+            end
+          end
+
+          private
+
+          def as_lines(message)
+            lines = []
+            left = message.attachments.reject do |attachment|
+              file = @kept.call(attachment)
+              lines << Lines.kept(file) if file
+              file
+            end
+            @rebuild.call(message, Lines.append(message.content, lines), left)
+          end
+
+          def latest_question(message)
+            texts = []
+            sent = message.attachments.reject do |attachment|
+              file = @kept.call(attachment)
+              next false unless file
+
+              if @supported.call(attachment)
+                @sent_text_files << file if Native.text_content_type?(file.content_type)
+                next false
+              end
+
+              texts << as_text(file)
+            end
+            return message if texts.empty?
+
+            @rebuild.call(message, Lines.append(message.content, texts), sent)
+          end
+
+          def as_text(file)
+            text = @convert.call(file)
+            text.nil? ? Lines.kept(file) : Lines.converted(file, text, @inline_limit)
+          end
+        end
+      end
+    end
+  end
+end

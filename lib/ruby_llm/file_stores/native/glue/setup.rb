@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+require 'pathname'
+
+module RubyLLM
+  module FileStores
+    module Native
+      module Glue
+        # What with_file_store (and an agent's file_store) was given, turned
+        # into a store and its tools:
+        #
+        #   nothing      the chat's default store (a Memory; a persisted chat's
+        #                Active Storage store, through default_file_store)
+        #   "tmp/work"   a NativeDir on that folder (a String or a Pathname)
+        #   :memory      a new Memory store
+        #   a store      that store
+        #
+        # +tools:+ names the tool groups (:read is required), +inline_limit:+
+        # is false or a whole number of characters from 1000, and +owner:+ a
+        # record or an object with an id, for a store that keeps files for
+        # several owners.
+        class Setup
+          # The argument of a bare with_file_store.
+          DEFAULT = Object.new.tap { |default| def default.inspect = 'the default store' }.freeze
+
+          attr_reader :store, :tools, :inline_limit, :groups
+
+          # +default+ makes the default store when +store+ is DEFAULT.
+          def self.build(store, default:, tools: FileStore::Tools::DEFAULT,
+                         inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil)
+            FileStore::InlineLimit.check(inline_limit)
+            store = resolve(store, default)
+            store = store.for_owner(owner) unless owner.nil?
+            new(store, FileStore::Tools.for(store, tools:, inline_limit:), inline_limit, Array(tools))
+          end
+
+          # The store for an argument of with_file_store.
+          def self.resolve(store, default)
+            resolved = case store
+                       when DEFAULT then default.call
+                       when :memory then FileStore::Memory.new
+                       when String, Pathname then NativeDir.new(store.to_s)
+                       else store
+                       end
+            return resolved if resolved.is_a?(RubyLLM::FileStore)
+
+            raise ArgumentError, 'a file store is a folder path, :memory, a RubyLLM::FileStore, or nil to remove it; ' \
+                                 "not #{store.inspect}"
+          end
+
+          def initialize(store, tools, inline_limit, groups)
+            @store = store
+            @tools = tools.freeze
+            @inline_limit = inline_limit
+            @groups = groups.freeze
+            freeze
+          end
+        end
+      end
+    end
+  end
+end
