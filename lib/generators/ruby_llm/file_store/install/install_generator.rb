@@ -1,0 +1,70 @@
+# frozen_string_literal: true
+
+require 'rails/generators'
+require 'rails/generators/active_record'
+
+module RubyLLM
+  module Generators
+    # `bin/rails generate ruby_llm:file_store:install` writes the migration
+    # for ruby_llm_chat_files, the table of RubyLLM::FileStore::ActiveStorage:
+    # one row per file of a chat, its bytes in Active Storage.
+    class FileStoreInstallGenerator < ::Rails::Generators::Base
+      include ::ActiveRecord::Generators::Migration
+
+      namespace 'ruby_llm:file_store:install'
+      desc 'Creates the migration for ruby_llm_chat_files, where persisted chats keep their files ' \
+           '(RubyLLM::FileStore::ActiveStorage). Run bin/rails active_storage:install first if your app ' \
+           'has no Active Storage tables.'
+
+      class_option :primary_key_type, type: :string, desc: 'The type of primary keys, like uuid'
+
+      def create_migration_file
+        number = self.class.next_migration_number(File.join(destination_root, 'db/migrate'))
+        create_file "db/migrate/#{number}_create_ruby_llm_chat_files.rb", migration
+      end
+
+      def show_next_step
+        say 'Next: bin/rails db:migrate. A chat model includes RubyLLM::ActiveRecord::HasChatFiles ' \
+            '(acts_as_chat does it with ruby_llm).'
+      end
+
+      private
+
+      def key_type
+        options[:primary_key_type] ||
+          ::Rails.application&.config&.generators&.options&.dig(:active_record, :primary_key_type)
+      end
+
+      def migration
+        id = key_type ? ", id: :#{key_type}" : ''
+        type = key_type ? ", type: :#{key_type}" : ''
+        <<~RUBY
+          # frozen_string_literal: true
+
+          # The files of persisted chats (RubyLLM::FileStore::ActiveStorage): one
+          # row per file, its bytes attached with Active Storage. text keeps what a
+          # converter made of the file, read_digest the digest of what the model
+          # last read. A file of an owner shadows the chat's file at the same path.
+          class #{'create_ruby_llm_chat_files'.camelize} < ActiveRecord::Migration[#{::ActiveRecord::Migration.current_version}]
+            def change
+              create_table :ruby_llm_chat_files#{id} do |t|
+                t.references :chat, polymorphic: true, null: false, index: false#{type}
+                t.string :path, null: false
+                t.references :owner, polymorphic: true, null: true, index: true#{type}
+                t.string :content_type, null: false
+                t.bigint :byte_size, null: false
+                t.string :digest, limit: 64
+                # MySQL's text holds 64 KB; a converted PDF can hold more.
+                t.text :text, limit: (4_294_967_295 if connection.adapter_name.match?(/mysql|trilogy/i))
+                t.string :read_digest, limit: 64
+                t.timestamps
+              end
+              add_index :ruby_llm_chat_files, %i[chat_type chat_id owner_type owner_id path],
+                        unique: true, name: 'index_ruby_llm_chat_files_on_chat_owner_path'
+            end
+          end
+        RUBY
+      end
+    end
+  end
+end

@@ -1,0 +1,153 @@
+# frozen_string_literal: true
+
+require 'monitor'
+require_relative 'active_storage/loading'
+require_relative 'active_storage/transaction_hook'
+require_relative 'active_storage/chat_lock'
+require_relative 'active_storage/rows'
+require_relative 'active_storage/blobs'
+require_relative 'active_storage/row_memory'
+
+module RubyLLM
+  class FileStore
+    # A persisted chat's files in Active Storage, on whatever service the
+    # application uses: one row per file in ruby_llm_chat_files (run
+    # `bin/rails generate ruby_llm:file_store:install`), the chat including
+    # RubyLLM::ActiveRecord::HasChatFiles (acts_as_chat does, with ruby_llm).
+    #
+    #   store = RubyLLM::FileStore::ActiveStorage.new(chat)
+    #   store.write('notes/plan.md', "# Plan\n")
+    #   store.keep_blob('contract.pdf', message.attachments.first.blob) # shares the blob, no copy
+    #
+    # The row keeps the text a converter made of the file (+text+; a text
+    # file's own text too, so search and read need no download) and the
+    # digest of what the model last read (+read_digest+), so a reload,
+    # another process or the next job still knows both. Encrypt the text with
+    # `RubyLLM::ActiveRecord::ChatFile.encrypts :text` (Rails 7+) where your
+    # application encrypts what the model reads.
+    #
+    # With an +owner+, the store writes files for that owner and sees only
+    # theirs and the files without an owner, theirs first where both have a
+    # path; delete removes the file it sees. Without one, it sees only the
+    # files without an owner.
+    #
+    # with_lock locks the chat's row: SELECT ... FOR UPDATE on PostgreSQL;
+    # on SQLite, a write to the row, which takes the database's write lock
+    # (see ChatLock). On SQLite before Rails 8, a thread waiting for the
+    # database in your own code holds Ruby's global lock, so the thread with
+    # the chat's lock cannot finish and the wait ends in "database is
+    # locked": run one thread per process there, or use Rails 8. The store's
+    # own waits sleep without holding it. Do not call with_lock inside a
+    # transaction that already read from SQLite: SQLite refuses to make it a
+    # writer while another one waits.
+    class ActiveStorage < FileStore
+      extend Loading
+      include Rows
+      include Blobs
+      include RowMemory
+
+      FULL = "This chat's files are full: delete or overwrite files."
+
+      attr_reader :chat, :owner, :max_bytes
+
+      # +chat+ is a saved record (an acts_as_chat model); +owner+ a saved
+      # record or nil; +max_bytes+ caps the total size of the chat's files.
+      def initialize(chat, owner: nil, max_bytes: nil)
+        self.class.load_models!
+        super()
+        @chat = saved_record(chat, 'chat')
+        @owner = owner.nil? ? nil : saved_record(owner, 'owner')
+        if max_bytes && !(max_bytes.is_a?(Integer) && max_bytes.positive?)
+          raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
+        end
+
+        @max_bytes = max_bytes
+        @lock = Monitor.new
+        @lock_depth = 0
+      end
+
+      def list(folder = nil)
+        folder = FileStore.folder(folder)
+        rows = in_folder(visible_rows, folder).select(*Rows::LIST_COLUMNS).to_a
+        preferred(rows).map(&:stored_file).sort_by!(&:path)
+      end
+
+      def [](path)
+        row_at(FileStore.path(path))&.stored_file
+      end
+
+      def read(path)
+        path = FileStore.path(path)
+        row = row_at(path) || raise(FileNotFoundError, "#{path} does not exist")
+        bytes_of(row)
+      end
+
+      # +content+ is a String, an IO, or an ActiveStorage::Blob (kept as it
+      # is, see keep_blob).
+      def write(path, content, content_type: nil)
+        return keep_blob(path, content, content_type:) if content.is_a?(::ActiveStorage::Blob)
+
+        path = FileStore.path(path)
+        bytes = FileStores::Native.content_bytes(content).b
+        content_type ||= FileStores::Native.content_type_for(path, bytes)
+        store_blob(path, upload(path, bytes, content_type), bytes, content_type, uploaded: true)
+      end
+
+      # Keeps +blob+ (an ActiveStorage::Blob already stored, such as a
+      # message's attachment) at +path+ without copying it: the file and the
+      # attachment share one blob, purged only when neither uses it. Reads
+      # the blob once, for its digest.
+      def keep_blob(path, blob, content_type: nil)
+        path = FileStore.path(path)
+        unless blob.is_a?(::ActiveStorage::Blob) && blob.persisted?
+          raise ArgumentError, "keep_blob needs a saved ActiveStorage::Blob, not #{blob.inspect}"
+        end
+
+        store_blob(path, blob, blob.download.b, content_type || blob.content_type, uploaded: false)
+      end
+
+      def delete(path)
+        path = FileStore.path(path)
+        with_lock do
+          row = row_at(path)
+          if row.nil?
+            raise ArgumentError, "#{path} is a folder, not a file; use delete_folder" if folder?(path)
+
+            next nil
+          end
+          RubyLLM::ActiveRecord::ChatFile.find(row.id).destroy!.stored_file
+        end
+      end
+
+      # Holds the lock on the chat's row, in a transaction; reentrant in the
+      # same thread or fiber.
+      def with_lock(&block)
+        raise ArgumentError, 'with_lock needs a block' unless block
+
+        @lock.synchronize do
+          next block.call if @lock_depth.positive?
+
+          @lock_depth += 1
+          begin
+            ChatLock.hold(@chat, &block)
+          ensure
+            @lock_depth -= 1
+          end
+        end
+      end
+
+      def inspect
+        owner = @owner && " owner: #{@owner.class.name}##{@owner.id}"
+        "#<#{self.class.name} chat: #{@chat.class.name}##{@chat.id}#{owner}>"
+      end
+
+      private
+
+      def saved_record(record, name)
+        return record if record.is_a?(::ActiveRecord::Base) && record.persisted?
+
+        raise ArgumentError, "#{name} must be a saved Active Record record, not #{record.inspect}"
+      end
+    end
+  end
+end

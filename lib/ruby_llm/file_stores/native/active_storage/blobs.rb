@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+require 'stringio'
+
+module RubyLLM
+  class FileStore
+    class ActiveStorage < FileStore
+      # How the store puts bytes in Active Storage. A write uploads its blob
+      # before taking the chat's lock and saves the blob's row and attaches
+      # it inside, in a savepoint: no reader sees a row whose file is not
+      # there yet, and a write that fails, or whose transaction rolls back
+      # later, deletes what it uploaded. A blob that a file no longer uses is
+      # purged after the commit, unless another attachment still uses it.
+      # Included by the store; private.
+      module Blobs
+        # A text file up to this size keeps its text in its row too, so
+        # search and read need no download.
+        TEXT_IN_ROW_MAX = 8 * 1024 * 1024
+
+        private
+
+        # A blob with +bytes+, uploaded but not saved.
+        def upload(path, bytes, content_type)
+          blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:,
+                                           metadata: { identified: true, analyzed: true })
+          blob.upload(StringIO.new(bytes), identify: false)
+          blob
+        end
+
+        # Saves the row at +path+ with +blob+ attached; +uploaded+ says
+        # whether the store uploaded the blob (and so may delete it).
+        def store_blob(path, blob, bytes, content_type, uploaded:)
+          digest = FileStores::Native.sha256_hex(bytes)
+          text = row_text(content_type, bytes)
+          with_lock do
+            RubyLLM::ActiveRecord::ChatFile.transaction(requires_new: true) do
+              check_place(path)
+              check_room(path, bytes.bytesize)
+              save_row(path, blob, content_type:, byte_size: bytes.bytesize, digest:, text:, uploaded:)
+            end
+          end
+        rescue Exception # rubocop:disable Lint/RescueException -- an interrupt mid-write must not leave a blob
+          discard(blob) if uploaded
+          raise
+        end
+
+        def save_row(path, blob, uploaded:, **columns)
+          blob.save! if blob.new_record?
+          row = own_rows.find_by(path:) || RubyLLM::ActiveRecord::ChatFile.new(chat: @chat, owner: @owner, path:)
+          old_blob = row.new_record? ? nil : row.file_attachment&.blob
+          row.update!(columns)
+          attach(row, blob)
+          replaced = old_blob if old_blob && old_blob != blob
+          purge = -> { RubyLLM::ActiveRecord::ChatFile.purge_unless_attached(replaced) } if replaced
+          after_transaction(on_commit: purge, on_rollback: (-> { discard(blob) } if uploaded))
+          row.stored_file
+        end
+
+        def attach(row, blob)
+          attachment = row.file_attachment
+          if attachment.nil?
+            row.create_file_attachment!(blob:)
+          elsif attachment.blob_id != blob.id
+            attachment.update!(blob:)
+          end
+        end
+
+        def after_transaction(on_commit:, on_rollback:)
+          return unless on_commit || on_rollback
+
+          TransactionHook.add(RubyLLM::ActiveRecord::ChatFile.connection, on_commit:, on_rollback:)
+        end
+
+        # Deletes an uploaded blob that no file kept: its file on the
+        # service, and its row when one is left that nothing is attached to.
+        def discard(blob)
+          blob.service.delete(blob.key)
+          return unless blob.id
+
+          ::ActiveStorage::Blob.where(id: blob.id)
+                               .where.not(id: ::ActiveStorage::Attachment.select(:blob_id)).delete_all
+        rescue StandardError => e
+          ::ActiveRecord::Base.logger&.error('RubyLLM::FileStore::ActiveStorage could not delete blob ' \
+                                             "#{blob.key}: #{e.class}: #{e.message}")
+        end
+
+        # The text a text file keeps in its row: its bytes, when they are the
+        # text exactly (UTF-8, no BOM, no NUL, which PostgreSQL refuses).
+        def row_text(content_type, bytes)
+          return nil unless bytes.bytesize <= TEXT_IN_ROW_MAX && FileStores::Native.text_content_type?(content_type)
+
+          text = bytes.dup.force_encoding(Encoding::UTF_8)
+          return nil unless text.valid_encoding? && !text.start_with?("\uFEFF") && !text.include?("\0")
+
+          text
+        end
+
+        # The bytes of +row+: from its text when that is the file exactly
+        # (its digest says so), else downloaded.
+        def bytes_of(row)
+          if FileStores::Native.text_content_type?(row.content_type) && row.byte_size <= TEXT_IN_ROW_MAX
+            text = RubyLLM::ActiveRecord::ChatFile.where(id: row.id).pick(:text)
+            return text.b if text && text.bytesize == row.byte_size &&
+                             FileStores::Native.sha256_hex(text) == row.digest
+          end
+          blob = ::ActiveStorage::Attachment.find_by(record: row, name: 'file')&.blob
+          raise RubyLLM::FileNotFoundError, "#{row.path} has no file in Active Storage" unless blob
+
+          blob.download.b
+        end
+      end
+    end
+  end
+end

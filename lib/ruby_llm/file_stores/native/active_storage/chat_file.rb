@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module ActiveRecord
+    # One file of a chat: a row in ruby_llm_chat_files (made by
+    # `rails generate ruby_llm:file_store:install`) with its bytes in Active
+    # Storage. The row's own +path+ column is the file's path (Active
+    # Storage's filename turns "/" into "-"); +text+ keeps what a converter
+    # made of it, +read_digest+ the digest of what the model last read.
+    #
+    #   chat.ruby_llm_chat_files.with_attached_file # the rows, for your views
+    #
+    # Encrypt the text where your application encrypts what the model reads
+    # (Rails 7+):
+    #
+    #   Rails.application.config.to_prepare do
+    #     RubyLLM::ActiveRecord::ChatFile.encrypts :text
+    #   end
+    #
+    # Blobs are purged here, after the commit, only when no other record is
+    # attached to them: a chat's file and a message's attachment can share
+    # one blob. No job is needed.
+    class ChatFile < ::ActiveRecord::Base
+      self.table_name = 'ruby_llm_chat_files'
+
+      belongs_to :chat, polymorphic: true
+      belongs_to :owner, polymorphic: true, optional: true
+      has_one_attached :file, dependent: false
+
+      validates :path, presence: true
+
+      before_destroy :remember_blob
+      after_destroy_commit :purge_unshared_blob
+
+      # The StoredFile this row describes.
+      def stored_file
+        RubyLLM::StoredFile.new(path:, byte_size:, content_type:, digest:, updated_at:)
+      end
+
+      # Purges +blob+ (an ActiveStorage::Blob) unless an attachment still
+      # uses it, as in a message's attachment that shares it.
+      def self.purge_unless_attached(blob)
+        return if blob.nil? || ::ActiveStorage::Attachment.exists?(blob_id: blob.id)
+
+        blob.purge
+      end
+
+      private
+
+      def remember_blob
+        @blob_to_purge = file_attachment&.blob
+      end
+
+      def purge_unshared_blob
+        self.class.purge_unless_attached(@blob_to_purge)
+      end
+    end
+  end
+end

@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    class ActiveStorage < FileStore
+      # Locks a chat's row in the database for the length of a transaction,
+      # so a check-and-write holds across processes and machines.
+      #
+      # PostgreSQL (and MySQL) take SELECT ... FOR UPDATE. SQLite has no row
+      # locks, and Rails before 8 opens deferred transactions, where a
+      # SELECT takes no lock at all and the later write fails at once with
+      # "database is locked". So on SQLite the transaction's first statement
+      # is a write to the chat's row (an UPDATE that changes nothing), which
+      # takes the database's write lock and waits for it: the busy handler
+      # runs, where it would not for a transaction that read first.
+      #
+      # With the sqlite3 gem before 2.0, Rails waits with SQLite's own busy
+      # timeout, which sleeps in C holding Ruby's global lock, so every
+      # thread of the process stops, the one holding the lock included.
+      # SqliteWait installs a handler that sleeps in Ruby instead.
+      module ChatLock
+        module_function
+
+        # Runs the block in a transaction holding the lock on +chat+'s row.
+        def hold(chat, &block)
+          model = chat.class
+          connection = model.connection
+          SqliteWait.around(connection) do
+            model.transaction do
+              lock_row(model, chat.id, connection)
+              block.call
+            end
+          end
+        end
+
+        def lock_row(model, id, connection)
+          key = model.primary_key
+          found = if sqlite?(connection)
+                    table = connection.quote_table_name(model.table_name)
+                    column = connection.quote_column_name(key)
+                    connection.exec_update("UPDATE #{table} SET #{column} = #{column} " \
+                                           "WHERE #{column} = #{connection.quote(id)}", 'RubyLLM chat lock')
+                  else
+                    model.unscoped.where(key => id).lock.pluck(key).size
+                  end
+          return if found.positive?
+
+          raise ::ActiveRecord::RecordNotFound, "#{model.name} #{id} no longer exists: its files cannot change"
+        end
+
+        def sqlite?(connection)
+          connection.adapter_name.match?(/sqlite/i)
+        end
+
+        # A busy handler for SQLite that sleeps in Ruby, letting the
+        # process's other threads run while it waits, for as long as the
+        # database's timeout (database.yml's +timeout+, in ms; 5 s when
+        # unset). Not needed, and not installed, with the sqlite3 gem 2.0 or
+        # later, whose busy_handler_timeout Rails 8 uses.
+        module SqliteWait
+          DEFAULT_TIMEOUT_MS = 5000
+          DEPTHS = ObjectSpace::WeakMap.new
+          DEPTHS_LOCK = Mutex.new
+
+          module_function
+
+          def around(connection, &block)
+            return block.call unless ChatLock.sqlite?(connection)
+
+            raw = connection.raw_connection
+            return block.call if raw.respond_to?(:busy_handler_timeout=) || !raw.respond_to?(:busy_handler)
+
+            configured = configured_timeout(connection)
+            install(raw, configured || DEFAULT_TIMEOUT_MS) if enter(raw)
+            begin
+              block.call
+            ensure
+              raw.busy_timeout = configured || 0 if leave(raw) # Rails' own setting again
+            end
+          end
+
+          # Whether this is the outermost wait on +raw+.
+          def enter(raw)
+            DEPTHS_LOCK.synchronize { (DEPTHS[raw] = (DEPTHS[raw] || 0) + 1) == 1 }
+          end
+
+          # Whether this ends the outermost wait on +raw+.
+          def leave(raw)
+            DEPTHS_LOCK.synchronize { (DEPTHS[raw] -= 1).zero? }
+          end
+
+          def install(raw, timeout_ms)
+            started = nil
+            raw.busy_handler do |count|
+              now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+              started = now if count.to_i.zero? || started.nil?
+              next false if (now - started) * 1000 > timeout_ms
+
+              sleep([0.001 * (2**[count.to_i, 6].min), 0.05].min)
+              true
+            end
+          end
+
+          def configured_timeout(connection)
+            timeout = connection.pool.db_config.configuration_hash[:timeout]
+            timeout && Integer(timeout)
+          rescue ArgumentError, TypeError, NoMethodError
+            nil
+          end
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,42 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    class ActiveStorage < FileStore
+      # What the store remembers in the file's row, so a reload, another
+      # process or the next job knows it too: the text a converter made
+      # (+text+, for the file's version: its digest) and the digest of what
+      # the model last read (+read_digest+). A path with no row falls back to
+      # the store's memory. Included by the store.
+      module RowMemory
+        def cached_text(file)
+          row = row_at(file.path, %i[id path owner_id digest text])
+          row.text if row&.digest && row.digest == file.digest
+        end
+
+        def cache_text(file, text)
+          row = row_at(file.path, %i[id path owner_id digest])
+          return unless row&.digest && row.digest == file.digest
+
+          # NUL is meaningless in a converter's text, and PostgreSQL refuses it.
+          row.update_columns(text: text&.tr("\0", "\uFFFD"))
+        end
+
+        def read_digest(path)
+          path = FileStore.path(path)
+          row = row_at(path, %i[id path owner_id read_digest])
+          row ? row.read_digest : super
+        end
+
+        def record_read(path, digest)
+          path = FileStore.path(path)
+          row = row_at(path, %i[id path owner_id])
+          return super unless row
+
+          row.update_columns(read_digest: digest)
+          super(path, nil)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,95 @@
+# frozen_string_literal: true
+
+# A one-file Rails application for the Active Storage store's specs, on the
+# database DATABASE_URL names (SQLite or PostgreSQL; bin/test-active-storage
+# sets it), with Active Storage's Disk service in RUBY_LLM_AS_DIR. Worker
+# processes load it too, to act on the same chats.
+require 'tmpdir'
+require 'logger'
+require 'rails'
+require 'active_record/railtie'
+require 'active_job/railtie'
+require 'active_storage/engine'
+
+$LOAD_PATH.unshift(File.expand_path('../../../lib', __dir__))
+require 'ruby_llm/file_stores/native'
+
+module ActiveStorageSpecApp
+  DIR = ENV['RUBY_LLM_AS_DIR'] ||= Dir.mktmpdir('ruby_llm_as')
+  STORAGE = File.join(DIR, 'storage')
+  ENV['DATABASE_URL'] ||= "sqlite3:#{File.join(DIR, 'test.sqlite3')}"
+
+  # The application.
+  class Application < Rails::Application
+    config.load_defaults Rails::VERSION::STRING.to_f
+    config.root = ActiveStorageSpecApp::DIR
+    config.eager_load = false
+    config.logger = Logger.new(ENV['RUBY_LLM_AS_LOG'] || File::NULL)
+    config.secret_key_base = 'spec'
+    config.active_job.queue_adapter = :inline
+    config.active_storage.service = :spec
+    config.active_storage.service_configurations = { 'spec' => { 'service' => 'Disk', 'root' => STORAGE } }
+  end
+
+  def self.postgresql? = ENV.fetch('DATABASE_URL').start_with?('postgres')
+end
+
+ActiveStorageSpecApp::Application.initialize!
+RubyLLM::FileStore::ActiveStorage.load_models!
+
+# The app's models: a chat with messages that have attachments, and users.
+class Chat < ActiveRecord::Base
+  include RubyLLM::ActiveRecord::HasChatFiles
+  has_many :messages, dependent: :destroy
+end
+
+class Message < ActiveRecord::Base
+  belongs_to :chat
+  has_many_attached :attachments
+end
+
+class User < ActiveRecord::Base; end
+
+module ActiveStorageSpecApp
+  module_function
+
+  # Makes the tables: Active Storage's, the app's, and ruby_llm_chat_files
+  # through the migration `rails generate ruby_llm:file_store:install`
+  # writes. Returns that migration's path.
+  def migrate!
+    ActiveRecord::Migration.verbose = false
+    connection = ActiveRecord::Base.connection
+    connection.tables.each { |table| connection.drop_table(table, force: :cascade) }
+    run_migration(File.join(Gem.loaded_specs.fetch('activestorage').full_gem_path,
+                            'db/migrate/20170806125915_create_active_storage_tables.rb'))
+    ActiveRecord::Schema.define do
+      create_table(:chats) { |t| t.string :title }
+      create_table(:users) { |t| t.string :name }
+      create_table(:messages) { |t| t.references :chat }
+    end
+    migration = generate_migration
+    run_migration(migration)
+    [Chat, Message, User, RubyLLM::ActiveRecord::ChatFile, ActiveStorage::Blob].each(&:reset_column_information)
+    migration
+  end
+
+  def generate_migration
+    require 'rails/generators'
+    destination = File.join(DIR, 'generated')
+    FileUtils.rm_rf(destination)
+    Rails::Generators.invoke('ruby_llm:file_store:install', ['--quiet'], destination_root: destination)
+    Dir[File.join(destination, 'db/migrate/*_create_ruby_llm_chat_files.rb')].first ||
+      raise('the generator wrote no migration')
+  end
+
+  def run_migration(path)
+    load path
+    name = File.basename(path, '.rb').sub(/\A\d+_/, '').camelize
+    Object.const_get(name).migrate(:up)
+  end
+
+  # Every file under the Disk service's folder.
+  def stored_files
+    Dir.glob(File.join(STORAGE, '**/*')).select { |path| File.file?(path) }
+  end
+end
