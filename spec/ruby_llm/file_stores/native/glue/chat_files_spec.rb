@@ -1,0 +1,94 @@
+# frozen_string_literal: true
+
+RSpec.describe RubyLLM::FileStores::Native::Glue::ChatFiles do
+  attachment = Struct.new(:filename, :content, :mime_type, keyword_init: true)
+  message = Struct.new(:role, :content, :attachments, keyword_init: true)
+
+  let(:store) { RubyLLM::FileStore::Memory.new }
+  let(:written) { [] }
+  let(:setup) do
+    RubyLLM::FileStores::Native::Glue::Setup.build(store, default: -> { raise 'no default' },
+                                                          tools: %i[read write edit])
+  end
+  let(:files) { described_class.new(setup, on_write: written.method(:<<)) }
+  let(:rebuild) { ->(m, content, atts) { m.class.new(**m.to_h, content:, attachments: atts) } }
+  let(:tools) { files.tools.to_h { |tool| [tool.name, tool] } }
+
+  def attach(name, content, type = 'text/markdown') = attachment_class.new(filename: name, content:, mime_type: type)
+  define_method(:attachment_class) { attachment }
+  define_method(:message_class) { message }
+
+  it 'keeps each attachment once, numbering a different file with the same name, and reports the writes' do
+    first = attach('report.md', 'one')
+    files.keep_message(message.new(role: :user, attachments: [first, attach('report.md', 'two')]))
+    files.keep_message(message.new(role: :user, attachments: [first, attach('report.md', 'one')]))
+    expect(store.list.map(&:path)).to eq(%w[report-2.md report.md])
+    expect(written.map(&:path)).to eq(%w[report.md report-2.md])
+  end
+
+  it 'counts a text attachment as read only once the request has gone out' do
+    notes = attach('notes.md', "# Notes\n")
+    files.view([message.new(role: :user, content: 'Hi', attachments: [notes])], supported: ->(_) { true }, rebuild:)
+    expect(tools['edit_file'].call('path' => 'notes.md', 'old_text' => 'Notes', 'new_text' => 'Plan'))
+      .to eq(error: 'You have not read notes.md. Read it with read_file first.')
+    files.commit_reads!
+    expect(tools['edit_file'].call('path' => 'notes.md', 'old_text' => 'Notes', 'new_text' => 'Plan'))
+      .to start_with('Edited notes.md')
+  end
+
+  it 'does not count an image attachment as read' do
+    image = attach('chart.png', "\x89PNG\r\n\x1A\n....".b, 'image/png')
+    files.view([message.new(role: :user, content: 'Hi', attachments: [image])], supported: ->(_) { true }, rebuild:)
+    files.commit_reads!
+    expect(store.read_digest('chart.png')).to be_nil
+  end
+
+  it 'makes files a tool returns lines at once, kept in the store' do
+    png = RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
+                                                    content: "\x89PNG\r\n\x1A\n".b)
+    sent = files.tool_result('fetch_chart', Object.new, ['Here it is', png])
+    expect(sent).to eq("Here it is\n\nchart.png (image/png, 8 bytes) is in this chat's files.")
+    expect(store.read('chart.png')).to eq("\x89PNG\r\n\x1A\n".b)
+  end
+
+  it "leaves read_file's files as they are, known by their path for the lines later" do
+    store.write('reports/q3.png', "\x89PNG\r\n\x1A\n".b)
+    image = tools['read_file'].call('path' => 'reports/q3.png')
+    expect(files.tool_result('read_file', tools['read_file'], image, { 'path' => 'reports/q3.png' })).to equal(image)
+    expect(files.kept_file(image).path).to eq('reports/q3.png')
+    expect(store.list.size).to eq(1)
+  end
+
+  it 'saves long results of any tool, but not those of a tool that opts out' do
+    long = 'z' * 30_000
+    opted_out = Class.new.tap { |k| k.extend(RubyLLM::FileStore::InlineLimit).inline_limit(false) }.new
+    expect(files.tool_result('search_files', tools['search_files'], long)).to eq(long)
+    expect(files.tool_result('export', opted_out, long)).to eq(long)
+    sent = files.tool_result('export', Object.new, long)
+    expect(sent).to start_with("#{'z' * 2000}\n\n[This result has 30000 characters")
+    expect(written.map(&:path)).to match([%r{\Aresults/export-\h{8}\.txt\z}])
+  end
+
+  it 'reports what tools write while a capture runs' do
+    _, captured = RubyLLM::FileStores::Native::Glue::WriteTap.capture do
+      tools['write_file'].call('path' => 'notes/plan.md', 'content' => 'a')
+      tools['write_file'].call('path' => 'notes/todo.md', 'content' => 'b')
+    end
+    store.write('outside.md', 'not captured')
+    expect(captured.map(&:path)).to eq(%w[notes/plan.md notes/todo.md])
+  end
+
+  it 'runs the local converters when it keeps a file' do
+    skip 'the store has no convert_locally' unless store.respond_to?(:convert_locally)
+
+    converter = Class.new do
+      def self.call(file) = "text of #{file.filename}"
+      def self.local? = true
+    end
+    RubyLLM.config.file_converters['application/x-demo'] = converter
+    files.kept_file(attach('a.demo', 'bytes', 'application/x-demo'))
+    expect(store.cached_text(store.find('a.demo'))).to eq('text of a.demo')
+  ensure
+    RubyLLM.config.file_converters.delete('application/x-demo')
+  end
+end

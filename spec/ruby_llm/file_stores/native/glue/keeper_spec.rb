@@ -1,0 +1,52 @@
+# frozen_string_literal: true
+
+RSpec.describe RubyLLM::FileStores::Native::Glue::Keeper do
+  on_every_store do
+    let(:keeper) { described_class.new(store) }
+
+    it 'keeps a file under its name, and a different file with the same name under a number' do
+      first, written_first = keeper.keep('report.pdf', '%PDF-1 one')
+      second, written_second = keeper.keep('report.pdf', '%PDF-1 two')
+      third, = keeper.keep('report.pdf', '%PDF-1 three')
+      expect([first.path, second.path, third.path]).to eq(%w[report.pdf report-2.pdf report-3.pdf])
+      expect([written_first, written_second]).to eq([true, true])
+      expect(store.read('report-2.pdf')).to eq('%PDF-1 two')
+    end
+
+    it 'keeps the same bytes once' do
+      keeper.keep('notes.md', "# a\n")
+      keeper.keep('notes.md', "# b\n")
+      again, written = keeper.keep('notes.md', "# b\n")
+      expect([again.path, written, store.list.map(&:path)]).to eq(['notes-2.md', false, %w[notes-2.md notes.md]])
+    end
+
+    it 'numbers names in folders and names without an extension' do
+      keeper.keep('results/a.json', '1')
+      keeper.keep('Makefile', 'a')
+      expect([keeper.keep('results/a.json', '2').first.path, keeper.keep('Makefile', 'b').first.path])
+        .to eq(%w[results/a-2.json Makefile-2])
+    end
+  end
+
+  it 'passes over a name a folder has, in stores that keep folders and files apart' do
+    Dir.mktmpdir do |dir|
+      [RubyLLM::FileStore::Memory.new, RubyLLM::NativeDir.new(dir)].each do |store|
+        store.write('data.csv/inner.txt', 'x')
+        expect(described_class.new(store).keep('data.csv', 'a,b').first.path).to eq('data-2.csv')
+      end
+    end
+  end
+
+  describe '.safe_name' do
+    it 'keeps the last part of a name, without control characters or leading dots' do
+      expect(described_class.safe_name('C:\\Users\\dana\\report.pdf')).to eq('report.pdf')
+      expect(described_class.safe_name('../../etc/passwd')).to eq('passwd')
+      expect(described_class.safe_name(".env\n")).to eq('env')
+      expect(described_class.safe_name("a\tb.md")).to eq('ab.md')
+    end
+
+    it 'names a file with no usable name "attachment"' do
+      expect([nil, '', '..', '/'].map { |name| described_class.safe_name(name) }).to all(eq('attachment'))
+    end
+  end
+end
