@@ -23,3 +23,4 @@ require_relative 'native/tools'
 require_relative 'native/glue'
 RubyLLM::FileStore.autoload(:ActiveStorage, File.expand_path('native/active_storage', __dir__)) # Rails, when used
 require_relative 'native/active_storage/railtie' if defined?(Rails::Railtie)
+require_relative 'native/code_execution'

@@ -1,0 +1,133 @@
+# frozen_string_literal: true
+
+require 'tmpdir'
+require_relative 'code_execution/result'
+require_relative 'code_execution/options'
+require_relative 'code_execution/environments'
+require_relative 'code_execution/sandbox'
+require_relative 'code_execution/snapshot'
+require_relative 'code_execution/mounts'
+require_relative 'code_execution/staging'
+require_relative 'code_execution/runs'
+require_relative 'code_execution/report'
+require_relative 'code_execution/tool'
+require_relative 'code_execution/chat'
+
+module RubyLLM
+  class FileStore
+    # Runs a model's code over a store's files, in a sandbox, and gives the
+    # run_code tool that does it.
+    #
+    #   runner = RubyLLM::FileStore::CodeExecution.new(store, python: %w[pandas], timeout: 30)
+    #   runner.run(language: 'python', code: 'print(1)').stdout  # => "1\n"
+    #   runner.tool.call('language' => 'python', 'code' => '...', 'files' => ['data.csv'])
+    #
+    # Two ways, chosen by the store:
+    # - A store with a local_root (RubyLLM::NativeDir) runs the code in its
+    #   folder, holding the store's lock for the run: what the code writes,
+    #   changes or deletes is in the store at once.
+    # - Any other store starts each run in an empty folder, copies in the
+    #   files named in +files+, and writes what the code created or changed
+    #   back through the store when the run ends.
+    #
+    # Either way the result names the paths the run created or changed, the
+    # read-before-change memory forgets them (the model reads them again
+    # before editing), and after_file_write hooks receive each StoredFile.
+    class CodeExecution
+      include Runs
+      include Report
+
+      # The default home of Python environments: $RUBY_LLM_CODE_CACHE, else
+      # ~/.cache/ruby_llm/code_execution.
+      def self.default_cache_dir
+        ENV.fetch('RUBY_LLM_CODE_CACHE') { File.join(Dir.home, '.cache', 'ruby_llm', 'code_execution') }
+      end
+
+      attr_reader :store, :languages, :limits, :cache_dir
+
+      # +python+: true, false, or the packages for its virtual environment,
+      # like %w[pandas matplotlib] (made once per package set and reused);
+      # +ruby+ and +shell+: true or false. A language left nil is offered
+      # when the machine has it; one asked for and missing raises
+      # RubyLLM::ConfigurationError, as does a machine where no sandbox can
+      # be made, unless +sandbox+ is false.
+      #
+      # Limits per run: +timeout+ seconds, +memory+ bytes, +processes+ (and
+      # threads), +file_size+ bytes per file written, +output_limit+ bytes
+      # kept of stdout and of stderr each (see Options::DEFAULTS).
+      #
+      # +mounts+ (path in the folder => host path) and +skills+ (host
+      # folders, or name => folder, seen at skills/<name>) are linked in
+      # read-only for each run. +on_write+ is called with each StoredFile a
+      # run created or changed, like the blocks given to after_file_write.
+      def initialize(store, python: nil, ruby: nil, shell: nil, cache_dir: self.class.default_cache_dir,
+                     mounts: {}, skills: [], sandbox: true, on_write: nil, **limits)
+        raise ArgumentError, "a file store is needed, not #{store.inspect}" unless store.is_a?(RubyLLM::FileStore)
+
+        @store = store
+        @limits = Options.limits(limits)
+        @cache_dir = File.expand_path(cache_dir.to_s)
+        @mounts = Mounts.check(Options.mount_table(mounts, skills))
+        @hooks = on_write ? [on_write] : []
+        @languages = Environments.build(python:, ruby:, shell:, cache_dir: @cache_dir)
+        @sandboxed = sandbox != false
+        @sandbox = Sandbox.new(enabled: @sandboxed, limits: @limits,
+                               read_only: @languages.values.flat_map(&:read_only))
+      end
+
+      def timeout = limits[:timeout]
+      def memory = limits[:memory]
+
+      # Whether runs are sandboxed (false only when asked with sandbox: false).
+      def sandboxed? = @sandboxed
+
+      # Whether code runs in the store's own folder (else in a staged copy).
+      def in_place? = !store.local_root.nil?
+
+      # Registers a block called with each StoredFile a run created or changed.
+      def after_file_write(&block)
+        raise ArgumentError, 'after_file_write needs a block' unless block
+
+        @hooks << block
+        self
+      end
+
+      # The run_code tool over this runner.
+      def tool = Tool.for(self)
+
+      # Runs +code+ in +language+ and returns a Result. +files+ names the
+      # files and folders to copy in for a store that is not a folder (one
+      # that is has all its files there already). Raises Tools::Refusal or
+      # ArgumentError for what the model can fix; the tool answers those as
+      # { error: }.
+      def run(language:, code:, files: nil)
+        lang = @languages[language.to_s]
+        unless lang
+          raise Tools::Refusal, "language must be one of #{@languages.keys.join(', ')}, not #{language.inspect}"
+        end
+        raise Tools::Refusal, 'code is required: the program to run' unless code.is_a?(String) && !code.strip.empty?
+
+        result = Dir.mktmpdir('ruby_llm_run_code') do |tmp|
+          code_file = File.join(tmp, "main.#{lang.extension}")
+          File.write(code_file, code)
+          in_place? ? run_in_place(lang, code_file, tmp) : run_staged(lang, code_file, tmp, files)
+        end
+        finish(result)
+      end
+
+      def inspect
+        "#<#{self.class.name} #{@languages.keys.join(', ')} on #{store.inspect}#{' (no sandbox)' unless @sandboxed}>"
+      end
+
+      private
+
+      # The read-before-change memory forgets what the run touched, and the
+      # hooks hear of each file it created or changed.
+      def finish(result)
+        (result.changed + result.created + result.deleted).each { |path| store.record_read(path, nil) }
+        result.files.each { |file| @hooks.each { |hook| hook.call(file) } }
+        result
+      end
+    end
+  end
+end

@@ -1,0 +1,110 @@
+# frozen_string_literal: true
+
+require 'open3'
+
+module RubyLLM
+  class FileStore
+    class CodeExecution
+      # The bubblewrap command line of a run.
+      #
+      # Inside: the system folders read-only (/usr and its links, a few files
+      # of /etc, the interpreters' own folders), a fresh /dev, /proc and /tmp
+      # (a tmpfs no bigger than the memory limit), the run's folder at the
+      # work folder as the only writable place, and no network (a new network
+      # namespace with only loopback). New PID, IPC, UTS, cgroup and user
+      # namespaces, every capability dropped, a new session (no terminal to
+      # push keys into), killed when its parent dies.
+      class Bwrap
+        # /etc entries programs commonly read; the rest of /etc stays out.
+        ETC = %w[passwd group hosts nsswitch.conf localtime timezone ssl ca-certificates alternatives
+                 ld.so.cache ld.so.conf ld.so.conf.d fonts mime.types os-release debian_version].freeze
+        SYSTEM = %w[/usr /bin /sbin /lib /lib32 /lib64 /libx32].freeze
+        NAMESPACES = %w[--unshare-all --unshare-user --die-with-parent --new-session --cap-drop ALL
+                        --hostname sandbox].freeze
+        # Where the run's folder is seen: the first that no read-only folder
+        # is inside of or contains.
+        WORKDIRS = %w[/work /sandbox/work /run_code/work].freeze
+        CODE_DIR = '/run_code'
+
+        PROBED = {} # rubocop:disable Style/MutableConstant -- one probe per bwrap path and process
+        PROBE_LOCK = Mutex.new
+        private_constant :PROBED, :PROBE_LOCK
+
+        attr_reader :workdir
+
+        # Finds bubblewrap and makes one sandbox (once per process), so a
+        # machine without one raises RubyLLM::ConfigurationError here.
+        def initialize(read_only:, tmp_size:)
+          @read_only = read_only.uniq
+          @tmp_size = tmp_size
+          @path = which('bwrap')
+          unless @path
+            raise ConfigurationError, 'run_code needs bubblewrap for its sandbox and it is not installed: ' \
+                                      'apt-get install bubblewrap, or pass sandbox: false to run code without one'
+          end
+
+          @workdir = WORKDIRS.find { |dir| @read_only.none? { |path| inside?(path, dir) || inside?(dir, path) } }
+          raise ConfigurationError, "run_code needs a work folder apart from #{@read_only.join(', ')}" unless @workdir
+
+          @system = system_binds.freeze
+          probe
+        end
+
+        # Where the program sees its code file.
+        def code_path(host_code) = "#{CODE_DIR}/#{File.basename(host_code)}"
+
+        # The command running +argv+ with +folder+ writable at workdir,
+        # +code+ read-only at code_path, and +mounts+ ([host, path in the
+        # folder]) read-only inside the folder.
+        def command(argv, folder:, code:, mounts:)
+          args = [@path, *NAMESPACES, *@system]
+          @read_only.each { |path| args.push('--ro-bind', path, path) }
+          args.push('--size', @tmp_size.to_s) if @tmp_size
+          args.push('--tmpfs', '/tmp', '--bind', folder, @workdir)
+          mounts.each { |source, inside| args.push('--ro-bind', source, "#{@workdir}/#{inside}") }
+          args.push('--ro-bind', code, code_path(code), '--chdir', @workdir, '--', *argv)
+        end
+
+        private
+
+        def probe
+          PROBE_LOCK.synchronize do
+            PROBED[@path] ||= begin
+              out, status = Open3.capture2e(@path, *NAMESPACES, *@system, '--', '/bin/sh', '-c', 'exit 0')
+              unless status.success?
+                raise ConfigurationError, "run_code cannot make its sandbox here: #{out.strip}. Allow user " \
+                                          'namespaces (user.max_user_namespaces, or on some kernels ' \
+                                          'kernel.unprivileged_userns_clone=1), or pass sandbox: false'
+              end
+
+              true
+            end
+          end
+        end
+
+        def system_binds
+          args = []
+          SYSTEM.each do |dir|
+            if File.symlink?(dir)
+              args.push('--symlink', File.readlink(dir), dir)
+            elsif File.directory?(dir)
+              args.push('--ro-bind', dir, dir)
+            end
+          end
+          ETC.each { |name| args.push('--ro-bind-try', "/etc/#{name}", "/etc/#{name}") }
+          Dir['/etc/python3*'].each { |dir| args.push('--ro-bind', dir, dir) }
+          args.push('--dev', '/dev', '--proc', '/proc')
+        end
+
+        def which(name)
+          ENV.fetch('PATH', '').split(File::PATH_SEPARATOR).map { |dir| File.join(dir, name) }
+             .find { |path| File.executable?(path) && !File.directory?(path) }
+        end
+
+        def inside?(path, dir)
+          path == dir || path.start_with?("#{dir}/")
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,106 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    class CodeExecution
+      # Folders and files from outside the store linked into the run's folder
+      # for one run, read-only, and removed after it: the mountpoints (and
+      # any folders made for them) are made before the run and taken away
+      # after, only when they are still empty. Where the folder has its own
+      # file or folder at a mount's path, the run sees that instead and the
+      # mount is named as shadowed.
+      class Mounts
+        Mount = Struct.new(:inside, :source, keyword_init: true)
+
+        # +mounts+ (path in the folder => host path) checked once.
+        def self.check(mounts)
+          mounts.map do |inside, source|
+            inside = FileStore.path(inside.to_s)
+            source = source.to_s
+            raise ArgumentError, "mounts: #{source} does not exist" unless File.exist?(source)
+
+            Mount.new(inside:, source: File.realpath(source))
+          end
+        end
+
+        attr_reader :active, :shadowed
+
+        # +links+: symbolic links instead of bind mounts (no sandbox).
+        def initialize(folder, mounts, links:)
+          @folder = folder
+          @mounts = mounts
+          @links = links
+          @active = []
+          @shadowed = []
+          @made = []
+        end
+
+        # Makes the mountpoints; returns [[source, inside], ...] to bind.
+        def setup
+          @mounts.each do |mount|
+            if taken?(mount.inside)
+              @shadowed << mount.inside
+            else
+              make(mount)
+              @active << [mount.source, mount.inside]
+            end
+          end
+          @active
+        end
+
+        # The paths the mounts take, for a snapshot to skip.
+        def paths = @active.map(&:last)
+
+        # Removes the mountpoints and the folders made for them, if empty.
+        def teardown
+          @made.reverse_each do |full|
+            stat = File.lstat(full)
+            if stat.directory?
+              Dir.rmdir(full)
+            elsif stat.symlink? || (stat.file? && stat.size.zero?)
+              File.unlink(full)
+            end
+          rescue SystemCallError
+            nil
+          end
+          @made.clear
+        end
+
+        private
+
+        # Whether the folder has something at +inside+ or at a parent of it
+        # that is not a folder.
+        def taken?(inside)
+          parts = inside.split('/')
+          parts.each_index.any? do |i|
+            full = File.join(@folder, *parts[0..i])
+            stat = File.lstat(full)
+            i == parts.size - 1 || !stat.directory?
+          rescue Errno::ENOENT
+            return false
+          end
+        end
+
+        def make(mount)
+          parts = mount.inside.split('/')
+          parts[0...-1].each_index do |i|
+            full = File.join(@folder, *parts[0..i])
+            next if File.directory?(full)
+
+            Dir.mkdir(full)
+            @made << full
+          end
+          full = File.join(@folder, mount.inside)
+          if @links
+            File.symlink(mount.source, full)
+          elsif File.directory?(mount.source)
+            Dir.mkdir(full)
+          else
+            File.write(full, '')
+          end
+          @made << full
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,29 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    class CodeExecution
+      # What one run did: its output (capped), how it ended, and the paths of
+      # the files it created, changed or deleted, never the files themselves.
+      #
+      # - stopped: why the sandbox stopped it (time, memory), or nil.
+      # - changed: files that existed and now differ; the model reads them
+      #   again before changing them with edit_file or write_file.
+      # - unsaved_files / files_error: what a full store did not take, with
+      #   the store's message.
+      # - shadowed_mounts: mounts the folder's own files hid.
+      Result = Struct.new(:language, :exit_status, :signal, :stopped, :stdout, :stderr, :created, :changed,
+                          :deleted, :unsaved_files, :files_error, :shadowed_mounts, :notes, :files,
+                          keyword_init: true) do
+        def success? = exit_status&.zero? && stopped.nil?
+
+        # What the model sees: empty parts left out.
+        def to_h
+          h = { exit_status:, signal:, stopped:, stdout:, stderr:, created:, changed:, deleted:, unsaved_files:,
+                files_error:, shadowed_mounts:, notes: }
+          h.reject { |key, value| value.nil? || (value.respond_to?(:empty?) && value.empty? && key != :stdout) }
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+require 'fileutils'
+
+module RubyLLM
+  class FileStore
+    class CodeExecution
+      # Files between a store that is not a folder and a run's empty folder:
+      # the files the model names are copied in at the same paths (a folder
+      # name copies everything in it), and what the run created or changed
+      # is written back through the store's own write, so the store's limits
+      # and locks apply. Deleting a copied file leaves it in the store.
+      module Staging
+        module_function
+
+        # Copies the files named in +names+ into +folder+. Raises Refusal
+        # naming every name with no file.
+        def copy_in(store, folder, names)
+          names = Array(names)
+          unless names.all?(String)
+            raise Tools::Refusal, 'files must be a list of file or folder paths, like ["data/sales.csv"]'
+          end
+
+          found = names.to_h { |name| [name, files_for(store, name)] }
+          missing = found.select { |_, files| files.empty? }.keys
+          unless missing.empty?
+            raise Tools::Refusal, "#{missing.join(', ')}: no such file or folder in the files. " \
+                                  'Find the paths with list_files.'
+          end
+
+          found.values.flatten.uniq(&:path).each do |file|
+            full = File.join(folder, file.path)
+            FileUtils.mkdir_p(File.dirname(full))
+            File.binwrite(full, store.read(file.path))
+          end
+        end
+
+        def files_for(store, name)
+          path = FileStore.path(name)
+          file = store[path]
+          file ? [file] : store.list(path)
+        end
+
+        # Writes the paths of +folder+ back to +store+. Returns [saved
+        # StoredFiles, unsaved paths, the store's message].
+        def save(store, folder, paths)
+          saved = []
+          unsaved = []
+          error = nil
+          paths.each do |path|
+            File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW) do |io|
+              saved << store.write(path, io)
+            end
+          rescue RubyLLM::FileStoreFullError, ArgumentError => e
+            unsaved << path
+            error ||= e.message
+          end
+          [saved, unsaved, error]
+        end
+      end
+    end
+  end
+end

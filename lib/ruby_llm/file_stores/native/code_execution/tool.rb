@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    class CodeExecution
+      # run_code: the tool a model calls to run code over its files. With
+      # ruby_llm loaded it is a RubyLLM::Tool named exactly run_code; without
+      # it, the same object answers name, description, parameters and call.
+      module Tool
+        TOOL_NAME = 'run_code'
+
+        IN_PLACE = <<~TEXT.strip
+          Runs a program in a sandbox, in the folder that holds your files: it reads them where they are, and
+          what it writes, changes or deletes there stays in your files. Print what you need to see; the result
+          gives stdout, stderr, the exit status and the paths of files created or changed (not their content:
+          read them with read_file). Read a changed file again before editing it. No network.
+        TEXT
+        STAGED = <<~TEXT.strip
+          Runs a program in a sandbox, in an empty folder. Name the files and folders your code reads in files
+          (find them with list_files); they are copied in at the same paths. Files it writes or changes are saved
+          to your files when it ends; deleting one there does not delete it from your files. Print what you need
+          to see; the result gives stdout, stderr, the exit status and the paths saved (read them with
+          read_file). Read a changed file again before editing it. No network.
+        TEXT
+
+        # The tool over +runner+, as a RubyLLM::Tool when ruby_llm is loaded.
+        def self.for(runner)
+          tool_class.new(runner)
+        end
+
+        def self.tool_class
+          base = defined?(RubyLLM::Tool) && RubyLLM::Tool.is_a?(Class) ? RubyLLM::Tool : Tools::StandaloneTool
+          @classes ||= {}
+          @classes[base] ||= Class.new(base) do
+            include Behaviour
+
+            define_singleton_method(:tool_name) { TOOL_NAME }
+            define_singleton_method(:name) { 'RubyLLM::FileStore::CodeExecution::RunCode' }
+            define_singleton_method(:description) { |*| STAGED }
+          end
+        end
+
+        # What a run_code tool does.
+        module Behaviour
+          attr_reader :runner
+
+          def initialize(runner)
+            super()
+            @runner = runner
+          end
+
+          def name = TOOL_NAME
+          def description = runner.in_place? ? IN_PLACE : STAGED
+
+          def parameters
+            properties = {
+              language: { type: 'string', enum: runner.languages.keys, description: 'The language of code.' },
+              code: { type: 'string', description: 'The whole program. It runs with the folder as its working ' \
+                                                   'directory.' }
+            }
+            unless runner.in_place?
+              properties[:files] = { type: 'array', items: { type: 'string' },
+                                     description: 'Paths of files and folders the code reads, like ' \
+                                                  '["data/sales.csv", "images"].' }
+            end
+            { type: 'object', properties:, required: %w[language code], additionalProperties: false }
+          end
+
+          def parameters_schema = parameters
+
+          # The result for a call with +args+ (string or symbol keys), as a
+          # Hash; { error: } for what the model can fix.
+          def call(args = nil, **keywords)
+            keywords.delete(:tool_call)
+            args = Tools.symbolize(args.nil? ? keywords : args)
+            unknown = args.keys - %i[language code files]
+            raise Tools::Refusal, "run_code has no argument #{unknown.first}" if unknown.any?
+
+            runner.run(language: args[:language], code: args[:code], files: args[:files]).to_h
+          rescue Tools::Refusal, ArgumentError => e
+            { error: e.message }
+          end
+
+          def inspect = "#<run_code tool on #{runner.store.inspect}>"
+        end
+      end
+    end
+  end
+end
