@@ -72,6 +72,24 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
     expect(facts[:without_store]).to include(a_hash_including(type: 'file'))
   end
 
+  it 'sends an attachment the provider cannot take as its converted text, or as a line with no converter' do
+    subtitles = File.join(@tmp, 'talk.srt').tap { |path| File.write(path, "1\n00:00:01,000 --> 00:00:02,000\nHello\n") }
+    archive = File.join(@tmp, 'data.zip').tap { |path| File.binwrite(path, "PK\x03\x04#{'z' * 50}".b) }
+    facts = with_server([s.text('Seen.')]) do |server|
+      RubyLLM.config.file_converters['application/x-subrip'] = RubyLLM::FileStore::Converters::Text
+      chat = new_chat.with_file_store
+      chat.ask 'What is in these?', with: [subtitles, archive]
+      { requests: server.requests, attachments: chat.messages.first.attachments.size }
+    end
+
+    expect(user_contents(facts[:requests].first).first).to eq(
+      "What is in these?\n\n<file name='talk.srt' mime_type='application/x-subrip' sent_as='text'>\n" \
+      "1\n00:00:01,000 --> 00:00:02,000\nHello\n</file>\n" \
+      "data.zip (application/zip, 54 bytes) is in this chat's files."
+    )
+    expect(facts[:attachments]).to eq(2)
+  end
+
   it 'saves a 48,000-character tool result in results/ and sends its first 2,000 characters' do
     facts = with_server([s.tool_calls(['drive_search', {}], ['chart', {}]), s.text('Summarized.')]) do |server|
       search = Class.new(RubyLLM::Tool) do
