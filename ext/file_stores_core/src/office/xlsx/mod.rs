@@ -203,17 +203,15 @@ fn write_sheet(out: &mut String, mut sheet: Sheet, max_text: u64, cancel: &Cance
         }
         let tabs = if last_row != Some(cell.row) {
             cancel.check()?;
-            if out.len() as u64 > max_text {
+            let gap = last_row.map_or(0, |last| cell.row - last);
+            if out.len() as u64 + u64::from(gap) > max_text {
                 return Err(Error::conversion(format!(
                     "its text is over the {} MB limit",
                     max_text / (1024 * 1024)
                 )));
             }
-            if let Some(last) = last_row {
-                let gap = (cell.row - last) as usize;
-                for _ in 0..gap {
-                    out.push('\n');
-                }
+            for _ in 0..gap {
+                out.push('\n');
             }
             last_row = Some(cell.row);
             cell.col

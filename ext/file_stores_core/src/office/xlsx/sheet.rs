@@ -205,7 +205,7 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
 fn start_row(e: &BytesStart, next_row: u32) -> u32 {
     raw_attr(e, b"r")
         .and_then(|r| r.trim().parse::<u32>().ok())
-        .filter(|&r| r >= 1)
+        .filter(|&r| (1..=MAX_ROWS).contains(&r))
         .map_or(next_row, |r| r - 1)
 }
 
@@ -312,9 +312,13 @@ fn raw_attr(e: &BytesStart, name: &[u8]) -> Option<String> {
         .map(|a| a.value.into_owned())
 }
 
+/// Excel's last row. References past it are ignored, so a cell cannot put
+/// billions of empty lines before itself.
+const MAX_ROWS: u32 = 1_048_576;
+
 /// `C5` → (row 4, column 2), zero-based; `None` when malformed. Columns
-/// past Excel's last (XFD) are refused, so a row cannot be made of
-/// millions of tabs.
+/// past Excel's last (XFD) and rows past its last are refused, so a row
+/// cannot be made of millions of tabs.
 pub fn parse_ref(reference: &str) -> Option<(u32, u32)> {
     let reference = reference.trim().trim_start_matches('$');
     let letters = reference
@@ -332,7 +336,7 @@ pub fn parse_ref(reference: &str) -> Option<(u32, u32)> {
         return None;
     }
     let row: u32 = reference[letters..].trim_start_matches('$').parse().ok()?;
-    (row >= 1).then(|| (row - 1, col - 1))
+    (1..=MAX_ROWS).contains(&row).then(|| (row - 1, col - 1))
 }
 
 fn parse_range(range: &str) -> Option<Merge> {

@@ -206,6 +206,7 @@ fn cell_references() {
     assert_eq!(parse_ref("XFD1048576"), Some((1_048_575, 16_383)));
     assert_eq!(parse_ref("XFE1"), None);
     assert_eq!(parse_ref("A0"), None);
+    assert_eq!(parse_ref("A1048577"), None);
     assert_eq!(parse_ref("12"), None);
 }
 
@@ -253,4 +254,10 @@ fn cancelled_conversion_stops() {
     cancel.cancel();
     let err = to_text(&bytes, Limits::default(), &cancel).err();
     assert!(err.is_some_and(|e| e.is_cancelled()));
+}
+
+#[test]
+fn rows_past_excel_last_row_cannot_add_billions_of_lines() {
+    let body = r#"<sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="4000000000"><c r="A4000000000"><v>5</v></c></row></sheetData>"#;
+    assert_eq!(one_sheet(body, &[]), "## S\n1\n5\n");
 }
