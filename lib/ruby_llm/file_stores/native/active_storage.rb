@@ -66,6 +66,12 @@ module RubyLLM
         @lock_depth = 0
       end
 
+      # A store on the same chat that writes files for +owner+ (a saved
+      # record) and sees theirs and the files without an owner.
+      def for_owner(owner)
+        self.class.new(@chat, owner:, max_bytes: @max_bytes)
+      end
+
       def list(folder = nil)
         folder = FileStore.folder(folder)
         rows = in_folder(visible_rows, folder).select(*Rows::LIST_COLUMNS).to_a
