@@ -121,6 +121,13 @@ pub(crate) mod testing {
     }
 
     #[test]
+    fn a_panicking_reader_is_a_conversion_error() {
+        let result = super::guarded("Excel", || panic!("a bug"));
+        assert!(result.is_err_and(|e| e.to_string().contains("Excel reader failed")));
+        assert_eq!(super::guarded("Excel", || Ok("x".into())).ok(), Some("x".into()));
+    }
+
+    #[test]
     fn builds_a_zip_the_archive_reads() {
         let bytes = zip_of(&[("a/b.xml", "<x/>")]);
         let cancel = crate::Cancel::new();
