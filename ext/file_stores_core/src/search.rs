@@ -27,7 +27,9 @@
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
 use std::time::Instant;
 
 use grep_matcher::Matcher;
@@ -55,6 +57,8 @@ pub const HEAP_LIMIT: usize = 64 << 20;
 const NOTE_ROOM: usize = 700;
 /// Files searched in parallel at a time, in path order.
 pub const BATCH: usize = 64;
+/// Batches the walk may list ahead of the search.
+const BATCHES_AHEAD: usize = 4;
 
 /// What to search for, and how much to show.
 #[derive(Debug, Clone)]
@@ -217,18 +221,41 @@ impl Search {
             }
             Err(e) => return Err(e),
         };
-        let mut pending = Vec::new();
-        if self.walk(
-            Arc::new(dir),
-            folder,
-            glob,
-            texts,
-            &mut pending,
-            &mut report,
-            cancel,
-        )? {
-            self.run_batch(pending, &mut report, cancel)?;
-        }
+        // The walk runs on its own thread, a few batches ahead of the
+        // search, so listing folders overlaps searching files (as ripgrep's
+        // parallel walker does) while the output stays in path order.
+        let (batches, received) = mpsc::sync_channel(BATCHES_AHEAD);
+        let stop = AtomicBool::new(false);
+        let unnamed = thread::scope(|scope| {
+            let walker = scope.spawn(|| {
+                let mut walk = Walk {
+                    glob,
+                    texts,
+                    pending: Vec::new(),
+                    unnamed: Vec::new(),
+                    batches,
+                    stop: &stop,
+                    cancel,
+                };
+                if let Err(e) = walk
+                    .folder(Arc::new(dir), folder)
+                    .and_then(|_| walk.flush())
+                {
+                    let _ = walk.batches.send(Err(e));
+                }
+                walk.unnamed
+            });
+            let searched = self.search_batches(received, &mut report, cancel);
+            stop.store(true, Ordering::Release);
+            let unnamed = walker.join().map_err(|_| {
+                Error::io(
+                    folder,
+                    io::Error::other("the folder walk failed unexpectedly"),
+                )
+            });
+            searched.and(unnamed)
+        })?;
+        report.unnamed.extend(unnamed);
         Ok(report.finish())
     }
 
@@ -253,56 +280,20 @@ impl Search {
         Report::new(self.opts.clone())
     }
 
-    /// Visits `dir` in path order (a folder named `x` sorts as `x/`), adding
-    /// files to `pending` and searching them in batches that span folders,
-    /// so a tree of small folders still searches many files at once.
-    #[allow(clippy::too_many_arguments)]
-    fn walk<'t>(
+    /// Searches the batches the walk sends, in order, until the walk ends or
+    /// the report is full. Dropping `received` on return tells the walk to stop.
+    fn search_batches(
         &self,
-        dir: Arc<OwnedFd>,
-        rel: &str,
-        glob: Option<&PathGlob>,
-        texts: &'t HashMap<String, Vec<u8>>,
-        pending: &mut Vec<(String, Source<'t>)>,
+        received: mpsc::Receiver<Result<Batch<'_>>>,
         report: &mut Report,
         cancel: &Cancel,
-    ) -> Result<bool> {
-        for (name, is_dir) in sorted_entries(&dir, rel, &mut report.unnamed)? {
-            let path = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            if is_dir {
-                match open_subdir(&*dir, &name, false, &path) {
-                    Ok(Some(sub)) => {
-                        if !self.walk(Arc::new(sub), &path, glob, texts, pending, report, cancel)? {
-                            return Ok(false);
-                        }
-                    }
-                    Ok(None)
-                    | Err(Error {
-                        kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
-                        ..
-                    }) => {}
-                    Err(e) => return Err(e),
-                }
-                continue;
-            }
-            if glob.is_some_and(|g| !g.is_match(&path)) {
-                continue;
-            }
-            let source = if has_own_text(&name) {
-                Source::Disk(dir.clone(), name)
-            } else {
-                texts.get(&path).map_or(Source::NoText, |t| Source::Text(t))
-            };
-            pending.push((path, source));
-            if pending.len() >= BATCH && !self.run_batch(std::mem::take(pending), report, cancel)? {
-                return Ok(false);
+    ) -> Result<()> {
+        for batch in received {
+            if !self.run_batch(batch?, report, cancel)? {
+                break;
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Searches a batch in parallel and adds the results in order. Returns
@@ -321,13 +312,15 @@ impl Search {
             report.stop = Some(Stop::Deadline);
             return Ok(false);
         }
-        let outcomes: Vec<Outcome> = items
-            .par_iter()
-            .map_init(
-                || self.searcher(),
-                |searcher, (_, source)| self.search_one(searcher, source, cancel),
-            )
-            .collect();
+        let outcomes: Vec<Outcome> = crate::pool::install(|| {
+            items
+                .par_iter()
+                .map_init(
+                    || self.searcher(),
+                    |searcher, (_, source)| self.search_one(searcher, source, cancel),
+                )
+                .collect()
+        });
         cancel.check()?;
         for ((path, _), outcome) in items.into_iter().zip(outcomes) {
             if !report.add(path, outcome) {
@@ -417,6 +410,81 @@ impl Search {
             }
             Err(e) => Outcome::Failed(e.to_string()),
         }
+    }
+}
+
+/// Files to search, in path order, with where to read each.
+type Batch<'t> = Vec<(String, Source<'t>)>;
+
+/// The walk of a folder for [`Search::folder`], on its own thread: it lists
+/// folders in path order (a folder named `x` sorts as `x/`) and sends the
+/// files in batches that span folders, so a tree of small folders still
+/// searches many files at once.
+struct Walk<'t, 's> {
+    glob: Option<&'t PathGlob>,
+    texts: &'t HashMap<String, Vec<u8>>,
+    pending: Batch<'t>,
+    unnamed: Vec<String>,
+    batches: mpsc::SyncSender<Result<Batch<'t>>>,
+    stop: &'s AtomicBool,
+    cancel: &'s Cancel,
+}
+
+impl<'t> Walk<'t, '_> {
+    /// Walks `dir`; false once the search no longer wants files.
+    fn folder(&mut self, dir: Arc<OwnedFd>, rel: &str) -> Result<bool> {
+        for (name, is_dir) in sorted_entries(&dir, rel, &mut self.unnamed)? {
+            if self.stop.load(Ordering::Acquire) || self.cancel.is_cancelled() {
+                return Ok(false);
+            }
+            let path = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if is_dir {
+                match open_subdir(&*dir, &name, false, &path) {
+                    Ok(Some(sub)) => {
+                        if !self.folder(Arc::new(sub), &path)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(None)
+                    | Err(Error {
+                        kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                        ..
+                    }) => {}
+                    Err(e) => return Err(e),
+                }
+                continue;
+            }
+            if self.glob.is_some_and(|g| !g.is_match(&path)) {
+                continue;
+            }
+            let source = if has_own_text(&name) {
+                Source::Disk(dir.clone(), name)
+            } else {
+                self.texts
+                    .get(&path)
+                    .map_or(Source::NoText, |t| Source::Text(t))
+            };
+            self.pending.push((path, source));
+            if self.pending.len() >= BATCH && !self.flush()? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Sends the pending files; false when the search has stopped listening.
+    fn flush(&mut self) -> Result<bool> {
+        if self.pending.is_empty() {
+            return Ok(true);
+        }
+        Ok(self
+            .batches
+            .send(Ok(std::mem::take(&mut self.pending)))
+            .is_ok())
     }
 }
 
