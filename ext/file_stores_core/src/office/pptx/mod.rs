@@ -9,16 +9,21 @@
 //! notes under a `Notes:` line. A blank line separates slides.
 //!
 //! Bullets are inherited the simple way: paragraphs of body and content
-//! placeholders are bulleted (`- `) unless they say `buNone`, and other
-//! shapes only where a paragraph has its own bullet; layouts and masters
-//! are not read. Automatic numbers are counted per text frame
+//! placeholders are bulleted (`- `) unless they or their slide layout's
+//! placeholder say `buNone` ([`layout`]; masters are not read, as they
+//! bullet body text), and other shapes only where a paragraph has its own
+//! bullet. Automatic numbers are counted per text frame
 //! ([`numbering`]).
 
+mod layout;
 mod numbering;
 #[cfg(test)]
 mod tests;
 mod text;
 
+use std::collections::HashMap;
+
+use self::layout::Layout;
 use self::text::{PartText, Role};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
@@ -50,6 +55,7 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
     let rels = archive.relationships(&main)?;
     let max_text = limits.max_output;
     let mut out = String::new();
+    let mut layouts: HashMap<String, Layout> = HashMap::new();
     for (index, id) in slide_ids.iter().enumerate() {
         cancel.check()?;
         let Some(rel) = rels
@@ -59,15 +65,43 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
             continue;
         };
         let slide_part = archive.require(&rel.target)?;
-        let slide = text::read(&slide_part, &rel.target, Role::Slide, max_text, cancel)?;
+        let slide_rels = archive.relationships(&rel.target)?;
+        let layout_part = slide_rels
+            .iter()
+            .find(|r| r.is("slideLayout") && !r.external)
+            .map(|r| r.target.clone());
+        if let Some(part) = &layout_part {
+            if !layouts.contains_key(part) {
+                let layout = match archive.read(part)? {
+                    Some(bytes) => layout::read(&bytes, part)?,
+                    None => Layout::default(),
+                };
+                layouts.insert(part.clone(), layout);
+            }
+        }
+        let layout = layout_part.as_ref().and_then(|p| layouts.get(p));
+        let slide = text::read(
+            &slide_part,
+            &rel.target,
+            Role::Slide,
+            layout,
+            max_text,
+            cancel,
+        )?;
         drop(slide_part);
-        let notes = match archive
-            .relationships(&rel.target)?
-            .into_iter()
+        let notes = match slide_rels
+            .iter()
             .find(|r| r.is("notesSlide") && !r.external)
         {
             Some(n) => match archive.read(&n.target)? {
-                Some(b) => Some(text::read(&b, &n.target, Role::Notes, max_text, cancel)?),
+                Some(b) => Some(text::read(
+                    &b,
+                    &n.target,
+                    Role::Notes,
+                    None,
+                    max_text,
+                    cancel,
+                )?),
                 None => None,
             },
             None => None,

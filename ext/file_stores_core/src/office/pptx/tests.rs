@@ -12,6 +12,15 @@ const REL: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relatio
 /// tree content, notes shape tree content, root attributes). Slide parts
 /// are numbered backwards so file names cannot give the order.
 fn deck(main: &str, slides: &[(&str, Option<&str>, &str)]) -> Vec<u8> {
+    deck_with_layout(main, slides, None)
+}
+
+/// A presentation whose slides all use a layout of shape tree `layout`.
+fn deck_with_layout(
+    main: &str,
+    slides: &[(&str, Option<&str>, &str)],
+    layout: Option<&str>,
+) -> Vec<u8> {
     let package_rels = format!(
         r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="{REL}/officeDocument" Target="{main}"/></Relationships>"#
     );
@@ -31,13 +40,24 @@ fn deck(main: &str, slides: &[(&str, Option<&str>, &str)]) -> Vec<u8> {
             format!("{dir}/slides/slide{n}.xml"),
             format!(r#"<p:sld {NS} {attrs}><p:cSld><p:spTree>{tree}</p:spTree></p:cSld></p:sld>"#),
         ));
-        if let Some(notes) = notes {
-            parts.push((
-                format!("{dir}/slides/_rels/slide{n}.xml.rels"),
-                format!(
-                    r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="{REL}/notesSlide" Target="../notesSlides/notesSlide{n}.xml"/></Relationships>"#
-                ),
+        let mut slide_rels = String::new();
+        if layout.is_some() {
+            slide_rels.push_str(&format!(
+                r#"<Relationship Id="rId1" Type="{REL}/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>"#
             ));
+        }
+        if notes.is_some() {
+            slide_rels.push_str(&format!(
+                r#"<Relationship Id="rId2" Type="{REL}/notesSlide" Target="../notesSlides/notesSlide{n}.xml"/>"#
+            ));
+        }
+        parts.push((
+            format!("{dir}/slides/_rels/slide{n}.xml.rels"),
+            format!(
+                r#"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{slide_rels}</Relationships>"#
+            ),
+        ));
+        if let Some(notes) = notes {
             parts.push((
                 format!("{dir}/notesSlides/notesSlide{n}.xml"),
                 format!(r#"<p:notes {NS}><p:cSld><p:spTree>{notes}</p:spTree></p:cSld></p:notes>"#),
@@ -45,6 +65,14 @@ fn deck(main: &str, slides: &[(&str, Option<&str>, &str)]) -> Vec<u8> {
         }
     }
     rels.push_str("</Relationships>");
+    if let Some(layout) = layout {
+        parts.push((
+            format!("{dir}/slideLayouts/slideLayout1.xml"),
+            format!(
+                r#"<p:sldLayout {NS}><p:cSld><p:spTree>{layout}</p:spTree></p:cSld></p:sldLayout>"#
+            ),
+        ));
+    }
     let presentation =
         format!(r#"<p:presentation {NS}><p:sldIdLst>{ids}</p:sldIdLst></p:presentation>"#);
     let rels_name = format!("{dir}/_rels/{file}.rels");
@@ -261,4 +289,28 @@ fn deep_nesting_costs_no_recursion() {
     let tree = "<p:grpSp>".repeat(depth) + &sp("", &p("", "deep")) + &"</p:grpSp>".repeat(depth);
     let bytes = deck("ppt/presentation.xml", &[(&tree, None, "")]);
     assert_eq!(read(&bytes), "## Slide 1\ndeep\n");
+}
+
+#[test]
+fn the_slide_layout_can_turn_inherited_bullets_off() {
+    let layout = format!(
+        r#"<p:sp><p:nvSpPr><p:cNvPr id="3" name="B"/><p:cNvSpPr/><p:nvPr><p:ph type="body" idx="13"/></p:nvPr></p:nvSpPr><p:txBody><a:bodyPr/><a:lstStyle><a:lvl1pPr marL="0"><a:buNone/></a:lvl1pPr></a:lstStyle>{}</p:txBody></p:sp>"#,
+        p("", "prompt")
+    );
+    let tree = sp(
+        r#"type="body" idx="13""#,
+        &(p("", "Section text") + &p(r#"<a:pPr lvl="1"/>"#, "Sub")),
+    ) + &sp(r#"idx="2""#, &p("", "Other placeholder"));
+    let bytes = deck_with_layout("ppt/presentation.xml", &[(&tree, None, "")], Some(&layout));
+    assert_eq!(
+        read(&bytes),
+        "## Slide 1\nSection text\n  - Sub\n- Other placeholder\n"
+    );
+}
+
+#[test]
+fn malformed_layout_names_its_part() {
+    let bytes = deck_with_layout("ppt/presentation.xml", &[("", None, "")], Some("<p:sp>"));
+    let err = to_text(&bytes, Limits::default(), &Cancel::new()).err();
+    assert!(err.is_some_and(|e| e.to_string().contains("ppt/slideLayouts/slideLayout1.xml")));
 }

@@ -10,6 +10,7 @@
 
 use quick_xml::events::Event;
 
+use super::layout::Layout;
 use super::numbering::Counters;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
@@ -76,6 +77,7 @@ pub fn read(
     bytes: &[u8],
     part: &str,
     role: Role,
+    layout: Option<&Layout>,
     max_text: u64,
     cancel: &Cancel,
 ) -> Result<PartText> {
@@ -85,6 +87,7 @@ pub fn read(
     let mut shape = Shape::Skip;
     let mut title = String::new();
     let mut counters = Counters::default();
+    let mut ph: (Option<String>, Option<String>) = (None, None);
     let mut para: Option<Paragraph> = None;
     let (mut in_ppr, mut in_text) = (false, false);
     let mut table: Option<Table> = None;
@@ -119,10 +122,12 @@ pub fn read(
                                 Shape::Skip
                             };
                             counters = Counters::default();
+                            ph = (None, None);
                         }
                     }
                     b"ph" if shape_depth == 1 && para.is_none() => {
                         shape = placeholder(&e, role);
+                        ph = (e.attr(b"type"), e.attr(b"idx"));
                     }
                     b"tbl" if is_start => table = Some(Table::default()),
                     b"tc" if !is_start => {
@@ -205,7 +210,13 @@ pub fn read(
                                 title.push_str(&one_line(&p.text));
                             }
                             Shape::Body | Shape::Plain => {
-                                write_paragraph(&mut out.lines, p, shape, &mut counters)
+                                let inherited = shape == Shape::Body
+                                    && layout
+                                        .and_then(|l| {
+                                            l.bulleted(ph.0.as_deref(), ph.1.as_deref(), p.level)
+                                        })
+                                        .unwrap_or(true);
+                                write_paragraph(&mut out.lines, p, inherited, &mut counters)
                             }
                             Shape::Skip => {}
                         }
@@ -297,8 +308,14 @@ fn finish_title(out: &mut PartText, title: &mut String) {
 }
 
 /// A paragraph as a line: indented two spaces per level, its bullet or
-/// number, its text (line breaks continue under the text, not the label).
-fn write_paragraph(lines: &mut Vec<String>, p: Paragraph, shape: Shape, counters: &mut Counters) {
+/// number (`inherited`: whether a paragraph without its own bullet has
+/// one from its placeholder), its text (line breaks continue under the text, not the label).
+fn write_paragraph(
+    lines: &mut Vec<String>,
+    p: Paragraph,
+    inherited: bool,
+    counters: &mut Counters,
+) {
     let text = p.text.trim();
     if text.is_empty() {
         return;
@@ -309,7 +326,7 @@ fn write_paragraph(lines: &mut Vec<String>, p: Paragraph, shape: Shape, counters
             counters.interrupt(p.level);
             match other {
                 Bullet::Char => "- ".to_owned(),
-                Bullet::Inherit if shape == Shape::Body => "- ".to_owned(),
+                Bullet::Inherit if inherited => "- ".to_owned(),
                 _ => String::new(),
             }
         }
