@@ -18,7 +18,7 @@ module GuaranteeHelpers
   KNOWN_REFUSALS = [
     /\A\S+ changed since you read it\. Read it again\.\z/,
     /\AYou have not read \S+\. Read it with read_file first\.\z/,
-    /\A\S+ does not exist\.\z/,
+    /\A\S+ does not exist\.?\z/,
     /\AEdit \d+: \S+ does not exist\. Create it with write_file\.\z/,
     /\AEdit \d+: old_text does not appear in \S+\z/
   ].freeze

@@ -158,11 +158,13 @@ impl DirStore {
             }) => return Ok(Vec::new()),
             Err(e) => return Err(e),
         };
-        let mut files = self.walk(dir, folder, cancel, &|dir, path, st| {
-            self.info_at(dir, path, st, cancel)
-        })?;
-        files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
-        Ok(files)
+        crate::pool::install(|| {
+            let mut files = self.walk(dir, folder, cancel, &|dir, path, st| {
+                self.info_at(dir, path, st, cancel)
+            })?;
+            files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
+            Ok(files)
+        })
     }
 
     /// The file at `path`, or `None`.
@@ -299,8 +301,10 @@ impl DirStore {
     pub fn total_size(&self, cancel: &Cancel) -> Result<u64> {
         let root = open_folder(&self.root_fd, "", false)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
-        let sizes = self.walk(root, String::new(), cancel, &|_, _, st| {
-            Ok(Some(st.st_size as u64))
+        let sizes = crate::pool::install(|| {
+            self.walk(root, String::new(), cancel, &|_, _, st| {
+                Ok(Some(st.st_size as u64))
+            })
         })?;
         Ok(sizes.iter().sum())
     }

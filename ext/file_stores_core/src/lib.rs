@@ -37,6 +37,7 @@ pub mod glob;
 pub mod lock;
 pub mod office;
 pub mod path;
+pub mod pool;
 pub mod search;
 
 pub use cancel::Cancel;

@@ -64,7 +64,7 @@ module RubyLLM
         def search_texts(store, pattern, folder, glob, settings)
           search = FileStores::Native::TextSearch.start(pattern, folder, nil, settings)
           matching_files(store, folder, glob).each_slice(PART) do |files|
-            break unless search.feed(files.map { |file| [file.path, searchable(store, file)] })
+            break unless search.feed(files.filter_map { |file| searchable(store, file) })
           end
           search.finish
         end
@@ -80,10 +80,14 @@ module RubyLLM
           files.select { |file| keep.include?(file.path) }
         end
 
+        # [path, text] for the engine (text nil: none extracted yet), or nil
+        # for a file deleted since the list, which is no longer there to search.
         def searchable(store, file)
-          return store.read(file.path) if FileStores::Native.text_content_type?(file.content_type)
+          return [file.path, store.read(file.path)] if FileStores::Native.text_content_type?(file.content_type)
 
-          store.cached_text(file)&.b
+          [file.path, store.cached_text(file)&.b]
+        rescue RubyLLM::FileNotFoundError
+          nil
         end
       end
     end

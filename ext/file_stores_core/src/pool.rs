@@ -1,0 +1,56 @@
+//! The worker threads for parallel listing, hashing and searching.
+//!
+//! Rayon's global pool does not survive `fork`: the child inherits the pool's
+//! bookkeeping but none of its threads, so the first parallel call in the
+//! child waits for ever. Rails servers and job runners fork after boot
+//! (Puma's preload_app, Unicorn, Resque), so the pool here belongs to the
+//! process that built it: a process whose id differs builds its own, and the
+//! parent's (threadless in the child) is leaked, never dropped, since
+//! dropping it would wait on threads that do not exist.
+
+use std::sync::Mutex;
+
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+static POOL: Mutex<Option<(u32, &'static ThreadPool)>> = Mutex::new(None);
+
+/// Runs `work` in this process's pool, so that `par_iter` and `rayon::join`
+/// inside it use threads that exist. Runs it on the calling thread when no
+/// pool can be built (no threads left to spawn).
+pub fn install<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    match pool() {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+fn pool() -> Option<&'static ThreadPool> {
+    let pid = std::process::id();
+    // A panic elsewhere while holding the lock leaves the data intact.
+    let mut slot = POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match *slot {
+        Some((owner, pool)) if owner == pid => Some(pool),
+        _ => {
+            let pool: &'static ThreadPool = Box::leak(Box::new(
+                ThreadPoolBuilder::new()
+                    .thread_name(|i| format!("file-stores-{i}"))
+                    .build()
+                    .ok()?,
+            ));
+            *slot = Some((pid, pool));
+            Some(pool)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rayon::prelude::*;
+
+    #[test]
+    fn runs_parallel_work_in_its_pool() {
+        let sum: u64 = super::install(|| (1..=1000u64).into_par_iter().sum());
+        assert_eq!(sum, 500_500);
+        assert!(super::install(rayon::current_thread_index).is_some());
+    }
+}
