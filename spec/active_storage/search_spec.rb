@@ -47,6 +47,23 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'search' do
     expect(events).not_to eq([])
   end
 
+  it 'hands over the texts of many files in one query with texts_for_search, without downloads' do
+    store.write('a.md', "alpha\n")
+    deck = store.write('deck.pptx', 'PK deck')
+    store.cache_text(deck, 'Slide')
+    store.write('scan.pdf', '%PDF-1.7')
+    files = store.list
+    store.delete('a.md')
+    queries = 0
+    count = ->(*, payload) { queries += 1 unless payload[:name] == 'SCHEMA' }
+    texts = nil
+    events = downloads do
+      ActiveSupport::Notifications.subscribed(count, 'sql.active_record') { texts = store.texts_for_search(files) }
+    end
+    expect(texts).to eq([['deck.pptx', 'Slide'.b], ['scan.pdf', nil]])
+    expect([queries, events]).to eq([1, []])
+  end
+
   it 'answers search_files through the tools' do
     store.write('a.md', "needle here\n")
     result = tools_for(store).fetch('search_files').call('pattern' => 'needle')

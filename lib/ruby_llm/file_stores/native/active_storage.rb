@@ -84,7 +84,8 @@ module RubyLLM
 
       def read(path)
         path = FileStore.path(path)
-        row = row_at(path) || raise(FileNotFoundError, "#{path} does not exist")
+        # With its text: small next to the download it saves a text file.
+        row = row_at(path, [*Rows::LIST_COLUMNS, :text]) || raise(FileNotFoundError, "#{path} does not exist")
         bytes_of(row)
       end
 

@@ -95,14 +95,12 @@ module RubyLLM
           text
         end
 
-        # The bytes of +row+: from its text when that is the file exactly
-        # (its digest says so), else downloaded.
+        # The bytes of +row+ (loaded with its text): from its text when that
+        # is the file exactly (its digest says so), else downloaded.
         def bytes_of(row)
-          if FileStores::Native.text_content_type?(row.content_type) && row.byte_size <= TEXT_IN_ROW_MAX
-            text = RubyLLM::ActiveRecord::ChatFile.where(id: row.id).pick(:text)
-            return text.b if text && text.bytesize == row.byte_size &&
-                             FileStores::Native.sha256_hex(text) == row.digest
-          end
+          text = row.text
+          return text.b if text && text.bytesize == row.byte_size && FileStores::Native.sha256_hex(text) == row.digest
+
           blob = ::ActiveStorage::Attachment.find_by(record: row, name: 'file')&.blob
           raise RubyLLM::FileNotFoundError, "#{row.path} has no file in Active Storage" unless blob
 

@@ -22,6 +22,21 @@ module RubyLLM
           row.update_columns(text: text&.tr("\0", "\uFFFD"))
         end
 
+        # [path, text] for the search engine, for many files in one query:
+        # a text file's bytes (from its row when there), another file's
+        # converted text for its version or nil. Files deleted since they
+        # were listed are left out.
+        def texts_for_search(files)
+          rows = visible_rows.where(path: files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
+          by_path = preferred(rows).to_h { |row| [row.path, row] }
+          files.filter_map do |file|
+            row = by_path[file.path] or next
+            next [file.path, bytes_of(row)] if FileStores::Native.text_content_type?(row.content_type)
+
+            [file.path, (row.text.b if row.text && row.digest == file.digest)]
+          end
+        end
+
         def read_digest(path)
           path = FileStore.path(path)
           row = row_at(path, %i[id path owner_id read_digest])
