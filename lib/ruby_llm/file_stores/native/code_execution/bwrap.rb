@@ -55,12 +55,14 @@ module RubyLLM
 
         # The command running +argv+ with +folder+ writable at workdir,
         # +code+ read-only at code_path, and +mounts+ ([host, path in the
-        # folder]) read-only inside the folder.
-        def command(argv, folder:, code:, mounts:)
+        # folder]) read-only inside the folder, and +home_files+ (path in
+        # home => host file) read-only in the home, /tmp.
+        def command(argv, folder:, code:, mounts:, home_files: {})
           args = [@path, *NAMESPACES, *@system]
           @read_only.each { |path| args.push('--ro-bind', path, path) }
           args.push('--size', @tmp_size.to_s) if @tmp_size
           args.push('--tmpfs', '/tmp', '--bind', folder, @workdir)
+          home_files.each { |inside, host| args.push('--ro-bind', host, "/tmp/#{inside}") }
           mounts.each { |source, inside| args.push('--ro-bind', source, "#{@workdir}/#{inside}") }
           args.push('--ro-bind', code, code_path(code), '--chdir', @workdir, '--', *argv)
         end

@@ -38,15 +38,29 @@ module RubyLLM
         private
 
         # Files a run changed in a folder store never pass through the
-        # store's write, so the chat's after_file_write callbacks hear of
-        # them here. (A staged run saves through write, which the chat's
-        # file glue already follows.)
+        # store's write, so the chat's after_file_write callbacks (the file
+        # glue's file_store_written) hear of them here. A staged run saves
+        # through the store's write, which the glue already follows.
         def code_execution_wrote(file)
-          run_callbacks(:after_file_write, file) if respond_to?(:run_callbacks, true)
+          file_store_written(file) if respond_to?(:file_store_written, true)
+        end
+      end
+
+      # When ruby_llm is loaded after this gem, the file glue's
+      # Native.install! puts it in; this puts with_code_execution in with it.
+      module InstallWithGlue
+        def install!
+          installed = super
+          ChatExtension.install
+          installed
         end
       end
 
       ChatExtension.install
+      if defined?(RubyLLM::FileStores::Native) && RubyLLM::FileStores::Native.respond_to?(:install!) &&
+         !RubyLLM::FileStores::Native.singleton_class.include?(InstallWithGlue)
+        RubyLLM::FileStores::Native.singleton_class.prepend(InstallWithGlue)
+      end
     end
   end
 end

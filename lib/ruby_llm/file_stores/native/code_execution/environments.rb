@@ -14,7 +14,7 @@ module RubyLLM
       module Environments
         # One language: the command before the code file, the code file's
         # extension, the host folders it needs read-only, and its environment.
-        Language = Struct.new(:name, :command, :extension, :read_only, :env, :path, keyword_init: true)
+        Language = Struct.new(:name, :command, :extension, :read_only, :env, :path, :home_files, keyword_init: true)
 
         SYSTEM = %r{\A/(usr|bin|sbin|lib|lib32|lib64|libx32|etc)(/|\z)}
         private_constant :SYSTEM
@@ -52,14 +52,16 @@ module RubyLLM
           read_only = [info.fetch('base_prefix')]
           command = info.fetch('executable')
           bin = nil
+          home_files = {}
           unless packages.empty?
             venv = PythonEnv.for(info, packages, cache_dir)
             read_only << venv
             bin = "#{venv}/bin"
             command = "#{bin}/python"
+            home_files = PythonEnv.home_files(venv)
           end
           Language.new(name: 'python', command: [command], extension: 'py', read_only: outside_system(read_only),
-                       path: [bin].compact,
+                       path: [bin].compact, home_files:,
                        env: { 'PYTHONDONTWRITEBYTECODE' => '1', 'PYTHONUNBUFFERED' => '1', 'MPLBACKEND' => 'Agg',
                               'PYTHONNOUSERSITE' => '1', 'VIRTUAL_ENV' => bin && File.dirname(bin) }.compact)
         end
@@ -70,14 +72,16 @@ module RubyLLM
 
           gem_dirs = (ENV['GEM_PATH'].to_s.split(':') + gem_paths).select { |dir| File.directory?(dir) }
           Language.new(name: 'ruby', command: [ruby], extension: 'rb',
-                       read_only: outside_system([RbConfig::CONFIG['prefix'], *gem_dirs]), env: {}, path: [])
+                       read_only: outside_system([RbConfig::CONFIG['prefix'], *gem_dirs]), env: {}, path: [],
+                       home_files: {})
         end
 
         def shell_language
           shell = %w[/bin/bash /usr/bin/bash /bin/sh].find { |path| File.executable?(path) }
           raise ConfigurationError, 'run_code found no shell (bash or sh) for shell code' unless shell
 
-          Language.new(name: 'shell', command: [shell], extension: 'sh', read_only: [], env: {}, path: [])
+          Language.new(name: 'shell', command: [shell], extension: 'sh', read_only: [], env: {}, path: [],
+                       home_files: {})
         end
 
         def gem_paths

@@ -14,6 +14,7 @@ module RubyLLM
         module PythonEnv
           PACKAGE = /\A[A-Za-z0-9][A-Za-z0-9._\-\[\],]*(?:\s*(?:[=<>!~]=?|===)\s*[A-Za-z0-9.*+!_-]+)*\z/
           READY = '.ruby_llm_ready'
+          MPLCONFIG = '.ruby_llm_mplconfig'
 
           module_function
 
@@ -36,13 +37,23 @@ module RubyLLM
             dir = path(info, packages, File.realpath(cache_dir))
             packages = packages.map(&:strip).uniq.sort
             ready = File.join(dir, READY)
-            return dir if File.exist?(ready)
+            return dir if File.exist?(ready) && warm?(dir)
 
             File.open("#{dir}.lock", File::RDWR | File::CREAT, 0o644) do |lock|
               lock.flock(File::LOCK_EX)
               make(info, dir, packages, ready) unless File.exist?(ready)
+              warm(dir) unless warm?(dir)
             end
             dir
+          end
+
+          # Files each run finds in its home, by path under it: matplotlib's
+          # font list, made once here instead of on every run's first plot
+          # (a second or more).
+          def home_files(dir)
+            Dir[File.join(dir, MPLCONFIG, '*.json')].to_h do |file|
+              [".matplotlib/#{File.basename(file)}", file]
+            end
           end
 
           def make(info, dir, packages, ready)
@@ -56,6 +67,19 @@ module RubyLLM
           rescue StandardError
             FileUtils.rm_rf(dir)
             raise
+          end
+
+          def warm?(dir) = !matplotlib?(dir) || File.directory?(File.join(dir, MPLCONFIG))
+
+          def matplotlib?(dir) = !Dir[File.join(dir, 'lib', 'python*', 'site-packages', 'matplotlib')].empty?
+
+          def warm(dir)
+            building = File.join(dir, "#{MPLCONFIG}.building")
+            FileUtils.rm_rf(building)
+            _, status = Open3.capture2e({ 'MPLCONFIGDIR' => building, 'MPLBACKEND' => 'Agg' },
+                                        "#{dir}/bin/python", '-c', 'import matplotlib.font_manager')
+            FileUtils.mkdir_p(building) unless status.success? # no font list: runs make their own
+            File.rename(building, File.join(dir, MPLCONFIG))
           end
 
           def run!(*command, what:)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require 'etc'
+require 'fileutils'
 
 module RubyLLM
   class FileStore
@@ -47,13 +48,23 @@ module RubyLLM
           mounts = Mounts.new(folder, @mounts, links: !@sandboxed)
           begin
             bound = mounts.setup
-            outcome = @sandbox.run([*lang.command, @sandbox.code_path(code_file)], folder:, code: code_file,
-                                                                                   mounts: bound,
-                                                                                   env: environment(lang, folder, tmp))
+            home_files(lang, tmp) unless @sandboxed
+            outcome = @sandbox.run([*lang.command, @sandbox.code_path(code_file)],
+                                   folder:, code: code_file, mounts: bound, home_files: lang.home_files,
+                                   env: environment(lang, folder, tmp))
           ensure
             mounts.teardown
           end
           [outcome, mounts]
+        end
+
+        # Without a sandbox, home is the run's temporary folder: the files a
+        # language keeps there are copied in.
+        def home_files(lang, home)
+          lang.home_files.each do |inside, host|
+            FileUtils.mkdir_p(File.dirname(File.join(home, inside)))
+            FileUtils.cp(host, File.join(home, inside))
+          end
         end
 
         # The whole environment of a run: nothing of this process's.
