@@ -124,7 +124,10 @@ pub(crate) mod testing {
     fn a_panicking_reader_is_a_conversion_error() {
         let result = super::guarded("Excel", || panic!("a bug"));
         assert!(result.is_err_and(|e| e.to_string().contains("Excel reader failed")));
-        assert_eq!(super::guarded("Excel", || Ok("x".into())).ok(), Some("x".into()));
+        assert_eq!(
+            super::guarded("Excel", || Ok("x".into())).ok(),
+            Some("x".into())
+        );
     }
 
     #[test]
