@@ -44,19 +44,33 @@ struct Cell {
     span: usize,
 }
 
+#[derive(Debug, Default)]
+struct Row {
+    cells: Vec<String>,
+    /// A tracked deletion of the whole row.
+    deleted: bool,
+}
+
 enum Frame {
     Pass,
     Para(Box<Para>),
     PPr,
     NumPr,
-    Row(Vec<String>),
+    Row(Row),
     TrPr,
+    /// The paragraph mark's run properties (`pPr/rPr`).
+    MarkPr,
     Cell(Cell),
     TcPr,
     Run,
     Text,
-    Alt { taken: bool },
-    Note { id: String, start: usize },
+    Alt {
+        taken: bool,
+    },
+    Note {
+        id: String,
+        start: usize,
+    },
 }
 
 enum Open {
@@ -252,11 +266,22 @@ impl<'c, 'a> Story<'c, 'a> {
                 return Ok(Open::Skip);
             }
             Some(Frame::TrPr) => {
-                if name == b"gridBefore" {
-                    let n = int(e.attr(b"val")).unwrap_or(0).clamp(0, 64) as usize;
-                    if let Some(Frame::Row(cells)) = self.rows.last().map(|&i| &mut self.frames[i])
-                    {
-                        cells.extend(std::iter::repeat_n(String::new(), n));
+                if let Some(Frame::Row(row)) = self.rows.last().map(|&i| &mut self.frames[i]) {
+                    match name {
+                        b"gridBefore" => {
+                            let n = int(e.attr(b"val")).unwrap_or(0).clamp(0, 64) as usize;
+                            row.cells.extend(std::iter::repeat_n(String::new(), n));
+                        }
+                        b"del" => row.deleted = true,
+                        _ => {}
+                    }
+                }
+                return Ok(Open::Skip);
+            }
+            Some(Frame::MarkPr) => {
+                if matches!(name, b"del" | b"moveFrom") {
+                    if let Some(p) = self.para() {
+                        p.mark_deleted = true;
                     }
                 }
                 return Ok(Open::Skip);
@@ -279,7 +304,7 @@ impl<'c, 'a> Story<'c, 'a> {
         Ok(Open::Push(match name {
             b"p" => Frame::Para(Box::default()),
             b"pPr" => Frame::PPr,
-            b"tr" => Frame::Row(Vec::new()),
+            b"tr" => Frame::Row(Row::default()),
             b"trPr" => Frame::TrPr,
             b"tc" => Frame::Cell(Cell {
                 parts: Vec::new(),
@@ -367,8 +392,10 @@ impl<'c, 'a> Story<'c, 'a> {
 
     fn paragraph_property(&mut self, e: &Element) -> Open {
         let name = e.name();
-        if name == b"numPr" {
-            return Open::Push(Frame::NumPr);
+        match name {
+            b"numPr" => return Open::Push(Frame::NumPr),
+            b"rPr" => return Open::Push(Frame::MarkPr),
+            _ => {}
         }
         if let Some(p) = self.para() {
             match name {
@@ -445,6 +472,11 @@ impl<'c, 'a> Story<'c, 'a> {
         match frame {
             Frame::Para(p) => {
                 self.targets.pop();
+                // A paragraph deleted with its mark (tracked) is gone once
+                // the changes are accepted; with text left, it stays a line.
+                if p.mark_deleted && p.text.trim().is_empty() && p.after.is_empty() {
+                    return Ok(());
+                }
                 let in_cell = self.in_cell();
                 let line = paragraph::line(&p, self.conv.styles, self.conv.numbering, in_cell);
                 self.emit(line)?;
@@ -461,19 +493,22 @@ impl<'c, 'a> Story<'c, 'a> {
                 };
                 let filler = std::iter::repeat_n(String::new(), cell.span - 1);
                 match self.rows.last().map(|&i| &mut self.frames[i]) {
-                    Some(Frame::Row(cells)) => {
-                        cells.push(text);
-                        cells.extend(filler);
+                    Some(Frame::Row(row)) => {
+                        row.cells.push(text);
+                        row.cells.extend(filler);
                     }
                     _ => self.emit(text)?,
                 }
             }
-            Frame::Row(cells) => {
+            Frame::Row(row) => {
                 self.rows.pop();
+                if row.deleted {
+                    return Ok(());
+                }
                 let line = if self.in_cell() {
-                    cells.join(" ")
+                    row.cells.join(" ")
                 } else {
-                    cells.join("\t")
+                    row.cells.join("\t")
                 };
                 self.emit(line)?;
             }

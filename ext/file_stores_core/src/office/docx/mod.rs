@@ -6,10 +6,10 @@
 //!   starts a new line; `w:tab` is a tab; `w:noBreakHyphen` is `-`.
 //! - Headings as Markdown headings: `Title` and `Heading 1` are `#`,
 //!   `Heading N` is N `#` (at most six), also for styles based on them and
-//!   for `outlineLvl` N-1 in the paragraph or its style (see [`styles`]).
+//!   for `outlineLvl` N-1 in the paragraph or its style (see `styles.rs`).
 //!   A numbered heading keeps Word's number: `## 1.2 Scope`.
 //! - List items with the label Word shows (`1.`, `a)`, `iv.`, `1.2`...),
-//!   bullets as `-`, indented two spaces per level (see [`numbering`]).
+//!   bullets as `-`, indented two spaces per level (see `numbering.rs`).
 //! - A table row per line with a tab between cells. A cell's paragraphs are
 //!   joined with spaces; a cell merged into the one above (`vMerge`
 //!   continuation) is empty; a cell spanning N grid columns (`gridSpan`) is
@@ -20,13 +20,19 @@
 //!   results (the instruction of a complex field is dropped) and text boxes
 //!   (their paragraphs follow the paragraph that anchors them).
 //! - Tracked changes as accepted: insertions kept, deletions and moved-away
-//!   text dropped. Of an `mc:AlternateContent`, the first `mc:Choice` is read
-//!   (or `mc:Fallback` when there is no Choice), never both.
+//!   text dropped, as are deleted table rows and paragraphs deleted with
+//!   their paragraph mark. Of an `mc:AlternateContent`, the first
+//!   `mc:Choice` is read (or `mc:Fallback` when there is no Choice), never
+//!   both.
 //! - Footnotes and endnotes after the body, after one blank line, one per
 //!   line, numbered in order of first reference the way Word shows them:
 //!   footnotes `1, 2, 3`, endnotes `i, ii, iii`. The reference reads `[^1]`
 //!   in the text and the note `[^1]: text`; a note's further paragraphs are
-//!   indented four spaces (Markdown footnotes). Separator notes are skipped.
+//!   indented four spaces (Markdown footnotes). Separator notes are skipped
+//!   (see `notes.rs`).
+//!
+//! Not read: headers and footers, comments, hidden-text formatting
+//! (`w:vanish` text is kept), hyperlink targets, images and charts.
 //!
 //! Lines lose their trailing whitespace (so a row's empty last cells too);
 //! runs of empty lines (empty paragraphs) collapse to one, and there is none
@@ -38,7 +44,7 @@
 //! URIs too); its own relationships give styles, numbering, footnotes and
 //! endnotes. Elements are matched by local name, so `w:`, `ns0:` and Strict
 //! namespaces read the same. The document is read in one streaming pass
-//! ([`body`]) with an explicit stack, never recursion; nesting deeper than
+//! (`body.rs`) with an explicit stack, never recursion; nesting deeper than
 //! [`MAX_DEPTH`] is refused, and the text is bounded by
 //! [`Limits::max_output`] as it grows.
 

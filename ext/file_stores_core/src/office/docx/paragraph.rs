@@ -10,6 +10,8 @@ pub(super) struct Para {
     pub num_id: Option<i64>,
     pub ilvl: Option<i64>,
     pub outline: Option<i64>,
+    /// The paragraph mark is a tracked deletion.
+    pub mark_deleted: bool,
     /// Lines of text boxes anchored in this paragraph.
     pub after: Vec<String>,
 }

@@ -410,3 +410,12 @@ fn a_part_cut_short_is_an_error() {
     let err = error_of(&[("word/document.xml", cut)]);
     assert!(err.contains("word/document.xml"), "{err}");
 }
+
+#[test]
+fn tracked_deleted_rows_and_paragraphs_are_gone() {
+    let deleted_row = "<w:tr><w:trPr><w:del w:id=\"7\"/></w:trPr><w:tc><w:p><w:r><w:t>old</w:t></w:r></w:p></w:tc></w:tr>";
+    let t = table(&[row(&[cell(&p("kept"))]), deleted_row.to_owned()]);
+    let gone = "<w:p><w:pPr><w:rPr><w:del w:id=\"8\"/></w:rPr></w:pPr><w:del w:id=\"9\"><w:r><w:delText>x</w:delText></w:r></w:del></w:p>";
+    let body = t + &p("A") + gone + &p("B");
+    assert_eq!(convert(&body), "kept\nA\nB\n");
+}
