@@ -193,19 +193,6 @@ impl<'a> Archive<'a> {
         })
     }
 
-    /// Reads every part once through the limits without keeping it: for
-    /// readers (calamine) that inflate parts themselves.
-    pub fn verify_all(&mut self) -> Result<()> {
-        for name in self.names() {
-            if !name.ends_with('/') {
-                self.read(&name)?;
-                // Verification alone should not count twice against the total.
-            }
-        }
-        self.inflated = 0;
-        Ok(())
-    }
-
     /// The relationships of a part (`word/document.xml` →
     /// `word/_rels/document.xml.rels`; the package's own with `""`), with
     /// targets resolved to part names. A missing rels part is no
