@@ -107,10 +107,12 @@ module RubyLLM
         end
         raise Tools::Refusal, 'code is required: the program to run' unless code.is_a?(String) && !code.strip.empty?
 
-        result = Dir.mktmpdir('ruby_llm_run_code') do |tmp|
+        staged = in_place? ? nil : Staging.resolve(store, files)
+        scratch = Staging.scratch_dir(staged || [], memory_capped: @sandbox.memory_capped?)
+        result = Dir.mktmpdir('ruby_llm_run_code', scratch) do |tmp|
           code_file = File.join(tmp, "main.#{lang.extension}")
           File.write(code_file, code)
-          in_place? ? run_in_place(lang, code_file, tmp) : run_staged(lang, code_file, tmp, files)
+          staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
         end
         finish(result)
       end

@@ -30,10 +30,10 @@ module RubyLLM
 
         # In an empty folder with the named files copied in; what the run
         # created or changed is written back through the store.
-        def run_staged(lang, code_file, tmp, names)
+        def run_staged(lang, code_file, tmp, files)
           folder = File.join(tmp, 'files')
           Dir.mkdir(folder)
-          Staging.copy_in(store, folder, names) if names
+          Staging.copy_in(store, folder, files)
           before = Snapshot.take(folder)
           outcome, mounts = execute(lang, code_file, folder, tmp)
           after = Snapshot.take(folder, skip: mounts.paths)

@@ -39,6 +39,10 @@ module RubyLLM
                                     'another user, give this process a writable cgroup, or pass sandbox: false'
         end
 
+        # Whether a memory cgroup charges each run for the memory it uses
+        # (a tmpfs it writes to included).
+        def memory_capped? = !@cgroup_place.nil? && !@cgroup_place[:memory].nil?
+
         # Where the program sees its code file and the run's folder.
         def code_path(host_code) = @bwrap ? @bwrap.code_path(host_code) : host_code
         def folder_path(host_folder) = @bwrap ? @bwrap.workdir : host_folder

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require 'fileutils'
+require 'tmpdir'
 
 module RubyLLM
   class FileStore
@@ -11,11 +12,16 @@ module RubyLLM
       # is written back through the store's own write, so the store's limits
       # and locks apply. Deleting a copied file leaves it in the store.
       module Staging
+        SHM = '/dev/shm'
+        SCRATCH_IN_MEMORY = 32 * 1024 * 1024
+
         module_function
 
-        # Copies the files named in +names+ into +folder+. Raises Refusal
-        # naming every name with no file.
-        def copy_in(store, folder, names)
+        # The StoredFiles that +names+ (files and folders) name. Raises
+        # Refusal naming every name with no file.
+        def resolve(store, names)
+          return [] if names.nil?
+
           names = Array(names)
           unless names.all?(String)
             raise Tools::Refusal, 'files must be a list of file or folder paths, like ["data/sales.csv"]'
@@ -28,11 +34,29 @@ module RubyLLM
                                   'Find the paths with list_files.'
           end
 
-          found.values.flatten.uniq(&:path).each do |file|
+          found.values.flatten.uniq(&:path)
+        end
+
+        # Copies +files+ (StoredFiles of +store+) into +folder+.
+        def copy_in(store, folder, files)
+          made = {}
+          files.each do |file|
             full = File.join(folder, file.path)
-            FileUtils.mkdir_p(File.dirname(full))
+            dir = File.dirname(full)
+            made[dir] ||= FileUtils.mkdir_p(dir)
             File.binwrite(full, store.read(file.path))
           end
+        end
+
+        # Where a run's temporary folder goes. A tmpfs (/dev/shm) makes and
+        # removes small files ten times faster than a disk, but what the run
+        # writes there is memory: so only when a memory cgroup charges the
+        # run for it, and when the files copied in are few megabytes.
+        def scratch_dir(files, memory_capped:)
+          small = files.sum(&:byte_size) <= SCRATCH_IN_MEMORY
+          return SHM if memory_capped && small && File.directory?(SHM) && File.writable?(SHM)
+
+          Dir.tmpdir
         end
 
         def files_for(store, name)
