@@ -60,13 +60,21 @@ module RubyLLM
 
         # Hands the engine the texts of the files in +folder+ that +glob+
         # matches, a part at a time in path order, so that a search that
-        # reaches its cap stops before the rest are read.
+        # reaches its cap stops before the rest are read. A store that can
+        # fetch many texts at once (the Active Storage store, in one query)
+        # answers texts_for_search(files) with [path, text or nil] pairs.
         def search_texts(store, pattern, folder, glob, settings)
           search = FileStores::Native::TextSearch.start(pattern, folder, nil, settings)
           matching_files(store, folder, glob).each_slice(PART) do |files|
-            break unless search.feed(files.filter_map { |file| searchable(store, file) })
+            break unless search.feed(texts_of(store, files))
           end
           search.finish
+        end
+
+        def texts_of(store, files)
+          return store.texts_for_search(files) if store.respond_to?(:texts_for_search)
+
+          files.filter_map { |file| searchable(store, file) }
         end
 
         def matching_files(store, folder, glob)
