@@ -107,3 +107,18 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'plotting revenue with pandas 
     expect(facts[:reply]).to eq('Here is the plot: revenue.png')
   end
 end
+
+RSpec.describe RubyLLM::FileStore::CodeExecution, 'with a package PyPI does not have', :pypi do
+  include_context 'with code execution'
+
+  before { skip 'asks PyPI: run with CODE_EXECUTION_PYPI=1' unless ENV['CODE_EXECUTION_PYPI'] == '1' }
+
+  it 'raises ConfigurationError at construction with what pip said, and keeps no half-made environment' do
+    cache = File.join(@tmp, 'cache')
+    expect do
+      described_class.new(RubyLLM::FileStore::Memory.new, python: ['ruby-llm-no-such-package-0e7c1'], cache_dir: cache)
+    end.to raise_error(RubyLLM::ConfigurationError,
+                       /could not install the Python packages ruby-llm-no-such-package-0e7c1 with pip:\n.*0e7c1/m)
+    expect(Dir.children(cache).grep_v(/\.lock\z/)).to eq([])
+  end
+end
