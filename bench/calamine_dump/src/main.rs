@@ -78,5 +78,8 @@ fn main() {
     }
     let seconds = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu;
-    println!("files={count} failed={failed} bytes={bytes} seconds={seconds:.6} cpu={cpu:.6}");
+    let _ = writeln!(
+        std::io::stdout(),
+        "files={count} failed={failed} bytes={bytes} seconds={seconds:.6} cpu={cpu:.6}"
+    );
 }
