@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpus into fuzz/seeds/<target>/ (stdlib only).
+
+Run from anywhere: `python3 fuzz/seeds/make_seeds.py`. The output is
+committed; rerun it after changing this script. Seeds are small on purpose:
+libFuzzer mutates them, so they only need to show each input's shape.
+
+- path_normalize: one path per file.
+- glob_match: glob line, folder line, then paths (see the target's doc).
+- multi_edit: flags byte, then content, old, new... separated by 0x1E.
+- office_to_text: tiny real .docx/.xlsx/.pptx zips (deflated, as Office
+  writes them) and the same packages as `== part` text lists, which the
+  target zips itself.
+"""
+
+import os
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG = "http://schemas.openxmlformats.org/package/2006/relationships"
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+S = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+P = "http://schemas.openxmlformats.org/presentationml/2006/main"
+CT = "http://schemas.openxmlformats.org/package/2006/content-types"
+
+
+def write(target, name, data):
+    folder = os.path.join(HERE, target)
+    os.makedirs(folder, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+def rels(*items):
+    body = "".join(
+        f'<Relationship Id="{i}" Type="{REL}/{kind}" Target="{target}"/>'
+        for i, kind, target in items
+    )
+    return f'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{PKG}">{body}</Relationships>'
+
+
+def content_types(*overrides):
+    body = "".join(f'<Override PartName="/{n}" ContentType="{t}"/>' for n, t in overrides)
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><Types xmlns="{CT}">'
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        f'<Default Extension="xml" ContentType="application/xml"/>{body}</Types>'
+    )
+
+
+def docx():
+    body = (
+        '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Quarterly report</w:t></w:r></w:p>'
+        '<w:p><w:r><w:t xml:space="preserve">Revenue grew </w:t></w:r><w:r><w:rPr><w:b/></w:rPr>'
+        '<w:t>12%</w:t></w:r><w:r><w:tab/><w:t>see note</w:t></w:r>'
+        '<w:r><w:footnoteReference w:id="1"/></w:r></w:p>'
+        '<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr>'
+        '<w:r><w:t>First item</w:t></w:r></w:p>'
+        '<w:p><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="1"/></w:numPr></w:pPr>'
+        '<w:r><w:t>Nested</w:t></w:r><w:r><w:br/><w:t>line two</w:t></w:r></w:p>'
+        '<w:tbl><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid>'
+        '<w:tr><w:tc><w:p><w:r><w:t>Name</w:t></w:r></w:p></w:tc>'
+        '<w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr><w:p><w:r><w:t>Total</w:t></w:r></w:p></w:tc></w:tr>'
+        '<w:tr><w:tc><w:tcPr><w:gridSpan w:val="2"/></w:tcPr><w:p><w:r><w:t>Sum</w:t></w:r></w:p></w:tc></w:tr></w:tbl>'
+        '<w:p><w:ins><w:r><w:t>inserted</w:t></w:r></w:ins><w:del><w:r><w:delText>gone</w:delText></w:r></w:del>'
+        '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText>PAGE</w:instrText></w:r>'
+        '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r>'
+        '<w:r><w:fldChar w:fldCharType="end"/></w:r><w:r><w:sym w:char="F0E0"/></w:r></w:p>'
+        '<w:sdt><w:sdtPr/><w:sdtContent><w:p><w:r><w:t>In a content control</w:t></w:r></w:p></w:sdtContent></w:sdt>'
+    )
+    document = (
+        f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        f'<w:document xmlns:w="{W}" xmlns:r="{REL}"><w:body>{body}<w:sectPr/></w:body></w:document>'
+    )
+    styles = (
+        f'<w:styles xmlns:w="{W}"><w:style w:type="paragraph" w:styleId="Heading1">'
+        '<w:name w:val="heading 1"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style>'
+        '<w:style w:type="paragraph" w:styleId="Sub"><w:basedOn w:val="Heading1"/></w:style></w:styles>'
+    )
+    numbering = (
+        f'<w:numbering xmlns:w="{W}"><w:abstractNum w:abstractNumId="0">'
+        '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>'
+        '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%1.%2)"/></w:lvl>'
+        '</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/>'
+        '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="3"/></w:lvlOverride></w:num></w:numbering>'
+    )
+    footnotes = (
+        f'<w:footnotes xmlns:w="{W}"><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+        '<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t>Unaudited.</w:t></w:r></w:p></w:footnote></w:footnotes>'
+    )
+    return [
+        ("[Content_Types].xml", content_types(
+            ("word/document.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"))),
+        ("_rels/.rels", rels(("rId1", "officeDocument", "word/document.xml"))),
+        ("word/document.xml", document),
+        ("word/_rels/document.xml.rels", rels(
+            ("rId1", "styles", "styles.xml"), ("rId2", "numbering", "numbering.xml"),
+            ("rId3", "footnotes", "footnotes.xml"))),
+        ("word/styles.xml", styles),
+        ("word/numbering.xml", numbering),
+        ("word/footnotes.xml", footnotes),
+    ]
+
+
+def xlsx():
+    workbook = (
+        f'<workbook xmlns="{S}" xmlns:r="{REL}"><workbookPr date1904="false"/><sheets>'
+        '<sheet name="Sales" sheetId="1" r:id="rId1"/><sheet name="Hidden" sheetId="2" state="hidden" r:id="rId2"/>'
+        '</sheets></workbook>'
+    )
+    sheet1 = (
+        f'<worksheet xmlns="{S}"><sheetData>'
+        '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>Note</t></is></c></row>'
+        '<row r="2"><c r="A2" s="1"><v>45567</v></c><c r="B2" s="2"><v>0.125</v></c><c r="D2" t="b"><v>1</v></c></row>'
+        '<row r="4"><c r="A4" s="3"><v>45567.75</v></c><c r="B4"><f>SUM(B2:B3)</f><v>3.5</v></c>'
+        '<c r="C4" t="str"><v>x_x000D_y</v></c><c r="E4" t="e"><v>#DIV/0!</v></c></row>'
+        '</sheetData><mergeCells count="1"><mergeCell ref="A1:B1"/></mergeCells></worksheet>'
+    )
+    sheet2 = f'<worksheet xmlns="{S}"><sheetData><row><c t="n"><v>-1.5E+3</v></c></row></sheetData></worksheet>'
+    strings = f'<sst xmlns="{S}"><si><t>Date</t></si><si><r><t>Am</t></r><r><t>ount</t></r><rPh><t>x</t></rPh></si></sst>'
+    styles = (
+        f'<styleSheet xmlns="{S}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd\\ hh:mm"/></numFmts>'
+        '<cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="10"/><xf numFmtId="164"/></cellXfs></styleSheet>'
+    )
+    return [
+        ("[Content_Types].xml", content_types(
+            ("xl/workbook.xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"))),
+        ("_rels/.rels", rels(("rId1", "officeDocument", "xl/workbook.xml"))),
+        ("xl/workbook.xml", workbook),
+        ("xl/_rels/workbook.xml.rels", rels(
+            ("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId2", "worksheet", "/xl/worksheets/sheet2.xml"),
+            ("rId3", "sharedStrings", "sharedStrings.xml"), ("rId4", "styles", "styles.xml"))),
+        ("xl/worksheets/sheet1.xml", sheet1),
+        ("xl/worksheets/sheet2.xml", sheet2),
+        ("xl/sharedStrings.xml", strings),
+        ("xl/styles.xml", styles),
+    ]
+
+
+def pptx():
+    ns = f'xmlns:a="{A}" xmlns:r="{REL}" xmlns:p="{P}"'
+    presentation = (
+        f'<p:presentation {ns}><p:sldIdLst><p:sldId id="256" r:id="rId2"/><p:sldId id="257" r:id="rId1"/>'
+        '</p:sldIdLst></p:presentation>'
+    )
+    title = (
+        '<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr>'
+        '<p:txBody><a:p><a:r><a:t>Roadmap</a:t></a:r></a:p></p:txBody></p:sp>'
+    )
+    bullets = (
+        '<p:sp><p:nvSpPr><p:cNvPr id="3" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:txBody>'
+        '<a:p><a:pPr><a:buAutoNum type="arabicPeriod"/></a:pPr><a:r><a:t>Ship</a:t></a:r></a:p>'
+        '<a:p><a:pPr lvl="1"><a:buChar char="&#8226;"/></a:pPr><a:r><a:t>then</a:t></a:r><a:br/><a:r><a:t>rest</a:t></a:r></a:p>'
+        '<a:p><a:pPr><a:buAutoNum type="alphaLcParenR" startAt="3"/></a:pPr><a:fld type="slidenum"><a:t>2</a:t></a:fld></a:p>'
+        '</p:txBody></p:sp>'
+    )
+    table = (
+        '<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="T"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<a:graphic><a:graphicData><a:tbl><a:tr><a:tc><a:txBody><a:p><a:r><a:t>Q1</a:t></a:r></a:p></a:txBody></a:tc>'
+        '<a:tc gridSpan="2"><a:txBody><a:p><a:r><a:t>Q2</a:t></a:r></a:p></a:txBody></a:tc><a:tc hMerge="1"/></a:tr>'
+        '</a:tbl></a:graphicData></a:graphic></p:graphicFrame>'
+    )
+    group = f'<p:grpSp><p:nvGrpSpPr><p:cNvPr id="5" name="G"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr>{title}</p:grpSp>'
+
+    def slide(tree, extra=""):
+        return f'<p:sld {ns}{extra}><p:cSld><p:spTree>{tree}</p:spTree></p:cSld></p:sld>'
+
+    notes = (
+        f'<p:notes {ns}><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="N"/><p:cNvSpPr/>'
+        '<p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:t>Say hello</a:t></a:r></a:p>'
+        '</p:txBody></p:sp></p:spTree></p:cSld></p:notes>'
+    )
+    return [
+        ("[Content_Types].xml", content_types(
+            ("ppt/presentation.xml", "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"))),
+        ("_rels/.rels", rels(("rId1", "officeDocument", "ppt/presentation.xml"))),
+        ("ppt/presentation.xml", presentation),
+        ("ppt/_rels/presentation.xml.rels", rels(
+            ("rId1", "slide", "slides/slide1.xml"), ("rId2", "slide", "slides/slide2.xml"))),
+        ("ppt/slides/slide2.xml", slide(title + bullets)),
+        ("ppt/slides/slide1.xml", slide(table + group, ' show="1"')),
+        ("ppt/slides/_rels/slide2.xml.rels", rels(("rId9", "notesSlide", "../notesSlides/notesSlide2.xml"))),
+        ("ppt/notesSlides/notesSlide2.xml", notes),
+    ]
+
+
+def office_seeds():
+    for name, parts in (("docx", docx()), ("xlsx", xlsx()), ("pptx", pptx())):
+        path = os.path.join(HERE, "office_to_text", f"tiny.{name}")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            for part, text in parts:
+                # A fixed date keeps the committed bytes reproducible.
+                info = zipfile.ZipInfo(part, date_time=(2025, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, text)
+        listing = "".join(f"== {part}\n{text}\n" for part, text in parts)
+        write("office_to_text", f"{name}.parts", listing)
+
+
+def path_seeds():
+    paths = [
+        "reports/q3.pdf", "./a//b/", "notes/.hidden/todo.md", "a/../b", "/etc/passwd",
+        "dir\\file.txt", "caf\u00e9/na\u00efve \u2603.txt", ".", "a/./b/./c", "tab\there",
+        "x" * 256, "deep/" * 20 + "leaf",
+    ]
+    for i, p in enumerate(paths):
+        write("path_normalize", f"path{i:02}", p)
+
+
+def glob_seeds():
+    cases = [
+        ("*.md", "", ["README.md", "docs/guide.md", "a.mdx"]),
+        ("reports/**/*.{csv,tsv}", "", ["reports/q3.csv", "reports/2025/q4/x.tsv", "other/reports/q3.csv"]),
+        ("2025/*.csv", "reports", ["reports/2025/q4.csv", "reports/2025/deep/q4.csv", "2025/q4.csv"]),
+        ("/README.md", "", ["README.md", "docs/README.md"]),
+        ("./docs/[a-c]?.m[!d]", "", ["docs/ab.mx", "docs/zz.md"]),
+        ("**/\\*literal\\?", "x", ["x/y/*literal?", "x/*literal?"]),
+        ("{a,b", "", ["a"]),
+        ("**", "deep/er", ["deep/er/f", "f"]),
+    ]
+    for i, (glob, folder, paths) in enumerate(cases):
+        write("glob_match", f"glob{i:02}", "\n".join([glob, folder] + paths))
+
+
+def edit_seeds():
+    sep = b"\x1e"
+    cases = [
+        (0, [b"def full_name\nend\n", b"full_name", b"display", b"display", b"shown"]),
+        (0, [b"a a a a", b"a", b"x"]),
+        (1, [b"aaaa", b"aa", b"b"]),
+        (1, [b"x x", b"x", b"xx"]),
+        (0, [b"a\r\nb\r\nc\r\n", b"a\nb\n", b"x\ny\n"]),
+        (0, [b"\xef\xbb\xbfline one\r\nbad \xff byte\r\nlast", b"one", b"1"]),
+        (0, [b"one two", b"two", b"2", b"two", b"II"]),
+        (0, [b"abc", b"", b"x"]),
+        (2, [b"k=1\nk=1\nv=\x00\n", b"v=\x00", b"v=0", b"k=1", b"k=2"]),
+    ]
+    for i, (flags, fields) in enumerate(cases):
+        write("multi_edit", f"edit{i:02}", bytes([flags]) + sep.join(fields))
+
+
+if __name__ == "__main__":
+    path_seeds()
+    glob_seeds()
+    edit_seeds()
+    office_seeds()
