@@ -232,6 +232,15 @@ RSpec.describe RubyLLM::FileStore::Converters::Office do
       expect(convert('entity_bomb.docx')).to eq("Before  after\n")
     end
 
+    it 'refuses Word XML nested past its depth limit, without recursing' do
+      expect(refusal('deep_nesting.docx'))
+        .to match(%r{deep_nesting\.docx\b.*word/document\.xml nests elements more than \d+ deep})
+    end
+
+    it 'reads shapes grouped 50,000 deep in PowerPoint without recursing' do
+      expect(convert('deep_groups.pptx')).to eq("## Slide 1\ndeep\n")
+    end
+
     it 'says a password-protected file must be saved without its password' do
       expect(refusal('encrypted.docx')).to match(/encrypted\.docx\b.*password-protected.*without a password/)
     end
