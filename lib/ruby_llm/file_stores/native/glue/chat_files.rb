@@ -35,11 +35,14 @@ module RubyLLM
           # The StoredFile +attachment+ is kept as, keeping it on first use
           # under its file name; nil for one that cannot be kept (a provider
           # upload, a file that does not fit). Local converters run on it.
-          def kept_file(attachment)
+          # An attachment that is an Active Storage blob, or the +blob+ given
+          # (a persisted message's copy of it), is kept as that blob by a
+          # store with keep_blob, so the two share it.
+          def kept_file(attachment, blob: nil)
             known = @kept_lock.synchronize { @kept[attachment] }
             return known.equal?(NOT_KEPT) ? nil : known if known
 
-            file = keep(attachment)
+            file = keep(attachment, blob || AttachmentBlobs.of(attachment))
             @kept_lock.synchronize { @kept[attachment] = file || NOT_KEPT }
             file
           end
@@ -89,14 +92,14 @@ module RubyLLM
 
           private
 
-          def keep(attachment)
+          def keep(attachment, blob = nil)
             return nil if attachment.respond_to?(:provider_file?) && attachment.provider_file?
 
             bytes = attachment.content
             return nil unless bytes.is_a?(String)
 
             file, written = @keeper.keep(Keeper.safe_name(attachment.filename), bytes,
-                                         content_type: content_type_of(attachment))
+                                         content_type: content_type_of(attachment), blob:)
             convert_locally(file)
             @on_write&.call(file) if written
             file

@@ -10,6 +10,9 @@ module RubyLLM
         #
         #   keeper = Keeper.new(store)
         #   file, written = keeper.keep('report.pdf', bytes, content_type: 'application/pdf')
+        #
+        # Given the Active Storage blob that holds the bytes, a store that
+        # answers keep_blob keeps that blob instead of a copy of it.
         class Keeper
           MAX_TRIES = 10_000
 
@@ -22,21 +25,18 @@ module RubyLLM
           # Keeps +bytes+ at +path+, or at the first numbered path free of a
           # different file. Returns the StoredFile and whether it was
           # written (false when the same bytes were there already). Raises
-          # RubyLLM::FileStoreFullError when the store is full.
-          def keep(path, bytes, content_type: nil)
+          # RubyLLM::FileStoreFullError when the store is full. +blob+, a
+          # saved blob holding +bytes+, is kept as it is by a store with
+          # keep_blob.
+          def keep(path, bytes, content_type: nil, blob: nil)
             path = RubyLLM::FileStore.path(path)
+            blob = nil unless blob.respond_to?(:persisted?) && blob.persisted? # else keep_blob refuses every name
             digest = Native.sha256_hex(bytes)
-            store.with_lock do
-              candidates(path).each do |candidate|
-                existing = store[candidate]
-                next if existing && digest_of(existing) != digest
-                return [existing, false] if existing
-
-                written = write(candidate, bytes, content_type)
-                return [written, true] if written
-              end
-            end
-            raise ArgumentError, "no free name for #{path} in #{MAX_TRIES} tries"
+            # No return out of the block: in a store whose lock is a database
+            # transaction (Active Storage), Rails 7.0 rolls back a block left
+            # by return, and 6.1 warns.
+            kept = store.with_lock { first_fit(path, bytes, digest, content_type, blob) }
+            kept || raise(ArgumentError, "no free name for #{path} in #{MAX_TRIES} tries")
           end
 
           # A file name that a store accepts, from an attachment's name: the
@@ -50,6 +50,20 @@ module RubyLLM
           end
 
           private
+
+          # [file, written] at the first candidate path free of a different
+          # file, or nil.
+          def first_fit(path, bytes, digest, content_type, blob)
+            candidates(path).each do |candidate|
+              existing = store[candidate]
+              next if existing && digest_of(existing) != digest
+              return [existing, false] if existing
+
+              written = write(candidate, bytes, content_type, blob)
+              return [written, true] if written
+            end
+            nil
+          end
 
           # "report.pdf", then "report-2.pdf", "report-3.pdf", ...
           def candidates(path)
@@ -74,10 +88,22 @@ module RubyLLM
           end
 
           # Writes, or nil when a folder has the name (try the next one).
-          def write(path, bytes, content_type)
-            store.write(path, bytes, content_type:)
+          def write(path, bytes, content_type, blob = nil)
+            return store.write(path, bytes, content_type:) unless blob && store.respond_to?(:keep_blob)
+
+            keep_blob(path, bytes, content_type, blob)
           rescue ArgumentError
             nil
+          end
+
+          # The blob kept as it is; its bytes written as a file of their own
+          # when the blob's file is not on its service yet.
+          def keep_blob(path, bytes, content_type, blob)
+            store.keep_blob(path, blob, content_type:)
+          rescue StandardError => e
+            raise unless AttachmentBlobs.missing_file?(e)
+
+            store.write(path, bytes, content_type:)
           end
         end
       end

@@ -37,6 +37,36 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::Keeper do
     end
   end
 
+  describe 'with a blob' do
+    # A memory store that keeps blobs as Active Storage's does, recording them.
+    let(:store) do
+      Class.new(RubyLLM::FileStore::Memory) do
+        def kept_blobs = (@kept_blobs ||= [])
+
+        def keep_blob(path, blob, content_type: nil)
+          kept_blobs << [path, blob.id]
+          write(path, blob.bytes, content_type:)
+        end
+      end.new
+    end
+    let(:blob_class) { Struct.new(:id, :bytes, :persisted?) }
+
+    it 'keeps a saved blob by keep_blob, once, and a different one under a number' do
+      keeper = described_class.new(store)
+      keeper.keep('a.pdf', '%PDF one', blob: blob_class.new(1, '%PDF one', true))
+      _, written = keeper.keep('a.pdf', '%PDF one', blob: blob_class.new(1, '%PDF one', true))
+      keeper.keep('a.pdf', '%PDF two', blob: blob_class.new(2, '%PDF two', true))
+      expect([store.kept_blobs, written]).to eq([[['a.pdf', 1], ['a-2.pdf', 2]], false])
+    end
+
+    it 'writes the bytes for a blob that is not saved, or for a store without keep_blob' do
+      described_class.new(store).keep('a.pdf', '%PDF one', blob: blob_class.new(nil, '%PDF one', false))
+      memory = RubyLLM::FileStore::Memory.new
+      described_class.new(memory).keep('a.pdf', '%PDF one', blob: blob_class.new(1, '%PDF one', true))
+      expect([store.kept_blobs, store.read('a.pdf'), memory.read('a.pdf')]).to eq([[], '%PDF one', '%PDF one'])
+    end
+  end
+
   describe '.safe_name' do
     it 'keeps the last part of a name, without control characters or leading dots' do
       expect(described_class.safe_name('C:\\Users\\dana\\report.pdf')).to eq('report.pdf')
