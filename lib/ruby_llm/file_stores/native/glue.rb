@@ -3,6 +3,7 @@
 require_relative 'glue/inline_limit'
 require_relative 'glue/owner'
 require_relative 'glue/setup'
+require_relative 'glue/attachment_blobs'
 require_relative 'glue/keeper'
 require_relative 'glue/lines'
 require_relative 'glue/long_results'
@@ -13,6 +14,7 @@ require_relative 'glue/agent_file_store'
 require_relative 'glue/hooks'
 require_relative 'glue/chat_extension'
 require_relative 'glue/agent_extension'
+require_relative 'glue/record_extension'
 
 module RubyLLM
   module FileStores
@@ -44,10 +46,18 @@ module RubyLLM
 
       # Puts the integration into the loaded ruby_llm: with_file_store and
       # its hooks into RubyLLM::Chat, the file_store macro into
-      # RubyLLM::Agent, inline_limit into RubyLLM::Tool. Checks every hook
-      # point first (Glue::Hooks) and raises IncompatibleRubyLLMError when
-      # one is missing. Returns true when it installed, false when it had.
+      # RubyLLM::Agent, inline_limit into RubyLLM::Tool, and, when its Rails
+      # integration loads, Active Storage files into acts_as_chat records
+      # (Glue::RecordExtension). Checks every hook point first (Glue::Hooks)
+      # and raises IncompatibleRubyLLMError when one is missing. Returns true
+      # when it installed, false when it had.
       def self.install!
+        installed = install_chat!
+        Glue::RecordExtension.install_when_loaded
+        installed
+      end
+
+      def self.install_chat!
         INSTALL_LOCK.synchronize do
           return false if installed?
           raise RubyLLM::ConfigurationError, 'install! needs ruby_llm: require "ruby_llm" first' unless ruby_llm_loaded?
@@ -61,6 +71,7 @@ module RubyLLM
           @installed = true
         end
       end
+      private_class_method :install_chat!
 
       # Loads ruby_llm when it is installed; nothing when it is not.
       def self.load_ruby_llm

@@ -57,9 +57,11 @@ module RubyLLM
           def removed? = equal?(REMOVED)
 
           # Gives +chat+ its store. Lambdas run in +runtime+ (the agent's
-          # runtime context: chat and the inputs), once for this chat.
+          # runtime context: chat and the inputs), once for this chat. The
+          # removing declaration removes the store a chat loaded again got
+          # from its files (see RecordExtension).
           def apply(chat, runtime)
-            return chat if removed?
+            return chat.with_file_store(nil) if removed?
 
             store = evaluate(@store, runtime)
             options = @options.to_h { |key, value| [key, key == :owner ? evaluate(value, runtime) : value] }

@@ -43,11 +43,24 @@ module RubyLLM
             @file_store_files&.store
           end
 
-          # The store a bare with_file_store gives: a new Memory store. A
-          # persisted chat (acts_as_chat) overrides it with its Active Storage
-          # store.
+          # The store a bare with_file_store gives: a new Memory store, or
+          # for the chat of an acts_as_chat record, the record's
+          # default_file_store (its Active Storage store; see
+          # RecordExtension).
           def default_file_store
-            RubyLLM::FileStore::Memory.new
+            record = @file_store_record
+            record ? record.default_file_store : RubyLLM::FileStore::Memory.new
+          end
+
+          # The acts_as_chat record this chat persists to, set when the
+          # record builds it (RecordExtension). :nodoc:
+          attr_accessor :file_store_record
+
+          # Keeps +attachment+ of a question in the chat's files as +blob+,
+          # the Active Storage blob a persisted message holds it in, before
+          # the question is added. Nothing without a store. :nodoc:
+          def keep_file_store_attachment(attachment, blob)
+            @file_store_files&.kept_file(attachment, blob:)
           end
 
           # Registers a block that receives each StoredFile the conversation

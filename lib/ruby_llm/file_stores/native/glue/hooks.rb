@@ -25,6 +25,14 @@ module RubyLLM
           }.freeze
           CHAT_PUBLIC = %i[add_message with_tools tools messages].freeze
 
+          # acts_as_chat records' methods (RubyLLM::ActiveRecord::ChatMethods)
+          # => what breaks without them.
+          RECORD_PRIVATE = {
+            build_llm_chat: 'giving a chat loaded again its Active Storage store',
+            persist_content: "sharing a message's Active Storage blob with the chat's file"
+          }.freeze
+          RECORD_PUBLIC = %i[to_llm add_message].freeze
+
           module_function
 
           # Raises IncompatibleRubyLLMError naming each missing hook point.
@@ -37,6 +45,37 @@ module RubyLLM
                   "#{defined?(RubyLLM::VERSION) ? RubyLLM::VERSION : '(unknown version)'} lacks " \
                   "#{missing.join('; ')}. Update ruby_llm, or use the stores and RubyLLM::FileStore::Tools.for " \
                   'without the chat integration.'
+          end
+
+          # Raises IncompatibleRubyLLMError naming each missing hook point of
+          # ruby_llm's Rails integration (acts_as_chat and its records).
+          def check_records!
+            missing = record_missing
+            return true if missing.empty?
+
+            raise IncompatibleRubyLLMError,
+                  "ruby_llm-file_stores-native needs #{NEEDED} for acts_as_chat records; the loaded ruby_llm " \
+                  "#{defined?(RubyLLM::VERSION) ? RubyLLM::VERSION : '(unknown version)'} lacks " \
+                  "#{missing.join('; ')}. Update ruby_llm, or give each chat its store with " \
+                  'to_llm.with_file_store(RubyLLM::FileStore::ActiveStorage.new(chat)).'
+          end
+
+          def record_missing
+            acts_as = RubyLLM::ActiveRecord::ActsAs
+            unless acts_as.const_defined?(:ClassMethods, false) &&
+                   acts_as::ClassMethods.public_method_defined?(:acts_as_chat)
+              return ['RubyLLM::ActiveRecord::ActsAs::ClassMethods#acts_as_chat']
+            end
+
+            methods = RubyLLM::ActiveRecord::ChatMethods
+            missing = RECORD_PRIVATE.filter_map do |name, use|
+              "RubyLLM::ActiveRecord::ChatMethods##{name} (for #{use})" unless methods.private_method_defined?(name)
+            end
+            if methods.private_method_defined?(:persist_content) && methods.instance_method(:persist_content).arity != 2
+              missing << 'RubyLLM::ActiveRecord::ChatMethods#persist_content(message_record, attachments)'
+            end
+            missing + RECORD_PUBLIC.reject { |name| methods.public_method_defined?(name) }
+                                   .map { |name| "RubyLLM::ActiveRecord::ChatMethods##{name}" }
           end
 
           def chat_missing

@@ -63,5 +63,58 @@ RSpec.describe 'Installing into ruby_llm' do
         /needs ruby_llm 2\.0.*ruby_llm 1\.99\.0 lacks RubyLLM::Chat#add_tool_result_message \(for saving long tool/
       )
     end
+
+    # Stand-ins for acts_as_chat and its records' methods, minus one.
+    def record_stand_ins(without: nil)
+      acts_as = Module.new.tap { |mod| mod.const_set(:ClassMethods, Module.new { def acts_as_chat(**) = nil }) }
+      methods = Module.new do
+        def to_llm = nil
+        def add_message(_message) = nil
+
+        private
+
+        def build_llm_chat = nil
+        def persist_content(_message_record, _attachments) = nil
+      end
+      methods.send(:remove_method, without) if without
+      stub_const('RubyLLM::ActiveRecord::ActsAs', acts_as)
+      stub_const('RubyLLM::ActiveRecord::ChatMethods', methods)
+      stub_const('RubyLLM::VERSION', '1.99.0')
+    end
+
+    it "passes when acts_as_chat records have every hook point, and names a missing one and what it's for" do
+      record_stand_ins
+      expect(described_class.check_records!).to be(true)
+      record_stand_ins(without: :build_llm_chat)
+      expect { described_class.check_records! }.to raise_error(
+        RubyLLM::FileStores::Native::IncompatibleRubyLLMError,
+        /for acts_as_chat records.*lacks RubyLLM::ActiveRecord::ChatMethods#build_llm_chat \(for giving a chat loaded/
+      )
+    end
+  end
+
+  describe RubyLLM::FileStores::Native::Glue::RecordExtension do
+    let(:blob) { Struct.new(:filename, :byte_size, :checksum).new('a.md', 1, Digest::MD5.base64digest('x')) }
+    let(:record) { Struct.new(:role, :attachments).new('user', [Struct.new(:blob).new(blob)]) }
+    let(:chat) do
+      Class.new do
+        attr_reader :kept, :file_store
+
+        def initialize(store) = (@file_store = store) && (@kept = [])
+        def keep_file_store_attachment(attachment, blob) = kept << [attachment.filename, blob.filename]
+      end
+    end
+    let(:attachment) { Struct.new(:filename, :content).new('a.md', 'x') }
+
+    it "keeps a question's attachments by the message's blobs, in a store that keeps blobs" do
+      blob_store = Object.new.tap { |store| def store.keep_blob(*) = nil }
+      with_blobs = chat.new(blob_store)
+      described_class.keep_attachments(with_blobs, record, [attachment])
+      memory = chat.new(RubyLLM::FileStore::Memory.new)
+      described_class.keep_attachments(memory, record, [attachment])
+      answer = chat.new(blob_store)
+      described_class.keep_attachments(answer, Struct.new(:role, :attachments).new('assistant', []), [attachment])
+      expect([with_blobs.kept, memory.kept, answer.kept]).to eq([[%w[a.md a.md]], [], []])
+    end
   end
 end
