@@ -30,6 +30,7 @@ module RubyLLMSource
   # the block returns. An exception in the child is raised here.
   def run(&)
     reader, writer = IO.pipe
+    [reader, writer].each(&:binmode) # Marshal data: no transcoding where Rails set Encoding.default_internal
     pid = fork { child(reader, writer, &) }
     writer.close
     outcome = Marshal.load(reader.read) # rubocop:disable Security/MarshalLoad -- from our own child

@@ -1,0 +1,119 @@
+# frozen_string_literal: true
+
+# ruby_llm's own acts_as_chat models in the spec application, for the specs
+# that run ruby_llm from RUBY_LLM_SOURCE (in a forked child, see
+# spec/support/ruby_llm_source.rb): tables made here in the parent, with the
+# columns of ruby_llm's install generator's migrations (no foreign keys, so
+# the examples empty them in any order), and models defined in the child.
+module RubyLLMRecords
+  TABLES = %w[ruby_llm_tool_calls ruby_llm_usages llm_messages llm_chats ruby_llm_models].freeze
+
+  module_function
+
+  def create_tables!
+    ActiveRecord::Migration.verbose = false
+    connection = ActiveRecord::Base.connection
+    create_models(connection)
+    create_chats_and_messages(connection)
+    create_tool_calls(connection)
+    create_usages(connection)
+  end
+
+  def create_models(connection)
+    connection.create_table(:ruby_llm_models, force: true) do |t|
+      %i[model_id name provider].each { |column| t.string column, null: false }
+      t.string :family
+      t.datetime :model_created_at
+      t.integer :context_window
+      t.integer :max_output_tokens
+      t.date :knowledge_cutoff
+      %i[modalities pricing metadata].each { |column| t.json column, default: {} }
+      t.json :capabilities, default: []
+      t.timestamps
+    end
+  end
+
+  def create_chats_and_messages(connection)
+    connection.create_table(:llm_chats, force: true) do |t|
+      t.references :ruby_llm_model
+      t.boolean :cancelled, null: false, default: false
+      t.timestamps
+    end
+    connection.create_table(:llm_messages, force: true) do |t|
+      t.references :llm_chat, null: false
+      t.string :role, null: false
+      t.text :content
+      t.boolean :cache_until_here, null: false, default: false
+      %i[thinking_text thinking_signature].each { |column| t.text column }
+      %i[citations server_tool_calls raw_content raw_reasoning].each { |column| t.json column }
+      t.string :finish_reason
+      t.timestamps
+    end
+  end
+
+  def create_tool_calls(connection)
+    connection.create_table(:ruby_llm_tool_calls, force: true) do |t|
+      t.references :message, polymorphic: true, null: false
+      t.references :result, polymorphic: true
+      %i[tool_call_id name].each { |column| t.string column, null: false }
+      t.text :thought_signature
+      t.string :approval
+      t.json :arguments, default: {}
+      t.timestamps
+    end
+  end
+
+  def create_usages(connection)
+    connection.create_table(:ruby_llm_usages, force: true) do |t|
+      t.references :chat, polymorphic: true, null: false
+      t.references :message, polymorphic: true
+      %i[operation provider model status].each { |column| t.string column, null: false }
+      %i[input output cache_read cache_write thinking].each { |kind| t.integer :"#{kind}_tokens" }
+      %i[input output cache_read cache_write thinking total].each do |kind|
+        t.decimal :"#{kind}_cost", precision: 16, scale: 10
+      end
+      t.timestamps
+    end
+  end
+
+  def empty_tables!
+    connection = ActiveRecord::Base.connection
+    TABLES.each { |table| connection.execute("DELETE FROM #{connection.quote_table_name(table)}") }
+  end
+
+  # In the child, after ruby_llm is loaded: what ruby_llm's Railtie does
+  # when Active Record loads (this application was initialized before
+  # ruby_llm was required, so its Railtie never ran), then the models.
+  def load_models!
+    support_rails61
+    %w[payload_helpers model tool_call usage batch chat_methods message_methods acts_as].each do |file|
+      require "ruby_llm/active_record/#{file}"
+    end
+    ActiveRecord::Base.include(RubyLLM::ActiveRecord::ActsAs)
+    Object.const_set(:LlmChat, Class.new(ActiveRecord::Base)).class_eval do
+      acts_as_chat messages: :llm_messages, message_class: 'LlmMessage'
+    end
+    Object.const_set(:LlmMessage, Class.new(ActiveRecord::Base)).class_eval do
+      acts_as_message chat: :llm_chat, chat_class: 'LlmChat'
+      has_many_attached :attachments
+    end
+  end
+
+  # ruby_llm preloads messages with Preloader.new(records:, associations:)
+  # .call, Rails 7's form; Debian 12 has Rails 6.1, whose Preloader takes
+  # them in preload. Only for these specs.
+  def support_rails61
+    return if ActiveRecord::VERSION::MAJOR >= 7
+
+    ActiveRecord::Associations::Preloader.singleton_class.prepend(Module.new do
+      def new(*args, records: nil, associations: nil)
+        return super(*args) if records.nil?
+
+        preloader = super()
+        Struct.new(:preloader, :records, :associations) do
+          def call = preloader.preload(records, associations)
+        end.new(preloader, records, associations)
+      end
+    end)
+  end
+end
