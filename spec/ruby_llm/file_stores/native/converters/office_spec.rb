@@ -57,6 +57,10 @@ RSpec.describe RubyLLM::FileStore::Converters::Office do
         .to eq(['1. Again first', '2. Again second', 'A) Alpha', 'B) Beta', '5. From five'])
     end
 
+    it 'gives no label to a paragraph taken out of its list (numId 0)' do
+      expect(lines('lists.docx').last).to eq('Numbering removed')
+    end
+
     it 'numbers lists from a style (List Bullet, List Number in python-docx\'s template)' do
       expect(lines('basic.docx')).to include('- Apples', '- Pears', '1. Open the box', '2. Take the pears')
     end
@@ -190,6 +194,27 @@ RSpec.describe RubyLLM::FileStore::Converters::Office do
         Thank you
 
         ## Slide 5: Backup (hidden)
+      TEXT
+    end
+
+    it 'bullets as the layout says (none in Section Header and Comparison headings), numbers from startAt, groups' do
+      expect(convert('layouts.pptx')).to eq(<<~TEXT)
+        ## Slide 1: Part two
+        Where we go next
+
+        ## Slide 2: Options
+        Option A
+        - Cheap
+        Option B
+        - Fast
+
+        ## Slide 3: Steps
+        iii. Third
+        iv. Fourth
+        A) Alpha
+        B) Beta
+        Left box
+        Right box
       TEXT
     end
   end
