@@ -111,7 +111,22 @@ impl<'a> Archive<'a> {
 
     /// Whether a part exists.
     pub fn contains(&self, name: &str) -> bool {
-        self.zip.index_for_name(name).is_some()
+        self.index_of(name).is_some()
+    }
+
+    /// The index of a part: by its name as written, then ignoring case and
+    /// reading `\\` as `/` (some writers store `xl\\workbook.xml`).
+    fn index_of(&self, name: &str) -> Option<usize> {
+        let name = name.trim_start_matches('/');
+        self.zip.index_for_name(name).or_else(|| {
+            self.zip.file_names_raw().position(|stored| {
+                stored.len() == name.len()
+                    && stored.iter().zip(name.bytes()).all(|(&a, b)| {
+                        let a = if a == b'\\' { b'/' } else { a };
+                        a.eq_ignore_ascii_case(&b)
+                    })
+            })
+        })
     }
 
     /// The limits in force.
@@ -125,19 +140,11 @@ impl<'a> Archive<'a> {
     }
 
     /// A part's bytes, or `None` when the zip has no part of that name
-    /// (looked up as written, then without a leading `/`, then ignoring case).
+    /// (looked up without a leading `/`, as written, then as [`Archive::contains`] does).
     pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
         let name = name.trim_start_matches('/');
-        let index = match self.zip.index_for_name(name) {
-            Some(i) => i,
-            None => match self
-                .zip
-                .file_names_raw()
-                .position(|n| n.eq_ignore_ascii_case(name.as_bytes()))
-            {
-                Some(i) => i,
-                None => return Ok(None),
-            },
+        let Some(index) = self.index_of(name) else {
+            return Ok(None);
         };
         self.cancel.check()?;
         let limits = self.limits;
@@ -301,6 +308,19 @@ mod tests {
             "ppt/notesSlides/n1.xml"
         );
         assert_eq!(resolve("", "word/document.xml"), "word/document.xml");
+    }
+
+    #[test]
+    fn finds_parts_stored_with_backslashes_or_another_case() {
+        let bytes = crate::office::testing::zip_of(&[("xl\\Workbook.xml", "<w/>")]);
+        let cancel = Cancel::new();
+        let mut archive = Archive::open(&bytes, Limits::default(), &cancel).expect("opens");
+        assert!(archive.contains("xl/workbook.xml"));
+        assert_eq!(
+            archive.read("/xl/workbook.xml").expect("reads"),
+            Some(b"<w/>".to_vec())
+        );
+        assert_eq!(archive.read("xl/workbook.xm").expect("reads"), None);
     }
 
     #[test]
