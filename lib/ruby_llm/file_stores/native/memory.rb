@@ -103,6 +103,20 @@ module RubyLLM
         end
       end
 
+      # [path, text] pairs for search (text nil: none extracted yet), under
+      # one lock and without copying: the bytes kept are frozen, and search
+      # only reads them. Files deleted since the list are left out.
+      def texts_for_search(files)
+        with_lock do
+          files.filter_map do |file|
+            entry = visible(@entries[file.path]) or next
+            next [file.path, entry.bytes] if FileStores::Native.text_content_type?(entry.file.content_type)
+
+            [file.path, cached_text(entry.file)&.b]
+          end
+        end
+      end
+
       # The total size of the files of every owner, in bytes.
       def total_size
         with_lock { @entries.sum { |_, owners| owners.sum { |_, entry| entry.bytes.bytesize } } }
