@@ -25,9 +25,11 @@ fuzz_target!(|data: &[u8]| {
 
     // The store hands PathGlob a normalised folder; give it whatever came too.
     let folder = normalize_folder(raw_folder).unwrap_or_default();
-    if let Ok(g) = PathGlob::new(glob, raw_folder) {
-        for path in &paths {
-            let _ = g.is_match(path);
+    if raw_folder != folder {
+        if let Ok(g) = PathGlob::new(glob, raw_folder) {
+            for path in &paths {
+                let _ = g.is_match(path);
+            }
         }
     }
     if let Ok(g) = PathGlob::new(glob, &folder) {
@@ -42,7 +44,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    for path in &paths {
+    // Compiling a glob is the slow part: escape only a few paths.
+    for path in paths.iter().take(4) {
         let Ok(relative) = normalize(path) else {
             continue;
         };
