@@ -30,7 +30,7 @@ require 'set'
 # nothing in rg, so it is not compared; and a file whose first NUL comes
 # after the first 64 KB is skipped whole by the engine, where rg prints the
 # matches it saw before the NUL (an example pins that one down).
-class SearchDifferentialTree # rubocop:disable Metrics/ClassLength
+class SearchDifferentialTree
   RG_FLAGS = %w[--no-config --no-ignore --line-number --no-heading --with-filename --color never].freeze
   NUL_FILES = %w[binary_start.dat binary.txt gen/d3/binary_8k.bin docs/deep/nul_in_line.md].freeze
   PATTERNS = ['needle', '\bneedle\b', 'needle|haystack|ÉCOLE', '[0-9]{3}-[a-z]+', 'école', 'ÉCOLE', '\bcole',
