@@ -47,7 +47,7 @@ use crate::glob::PathGlob;
 #[path = "search_report.rs"]
 mod report;
 pub use report::Report;
-use report::{Hit, Outcome, Stop};
+use report::{Lines, Outcome, Stop};
 
 /// Lines longer than this many characters are cut around the match.
 pub const MAX_LINE_CHARS: usize = 500;
@@ -317,7 +317,7 @@ impl Search {
                 .par_iter()
                 .map_init(
                     || self.searcher(),
-                    |searcher, (_, source)| self.search_one(searcher, source, cancel),
+                    |searcher, (path, source)| self.search_one(searcher, path, source, cancel),
                 )
                 .collect()
         });
@@ -351,10 +351,17 @@ impl Search {
 
     /// Searches one file with `searcher`, which is reused across the files
     /// of a rayon job so its buffers are allocated once.
-    fn search_one(&self, searcher: &mut Searcher, source: &Source<'_>, cancel: &Cancel) -> Outcome {
+    fn search_one(
+        &self,
+        searcher: &mut Searcher,
+        path: &str,
+        source: &Source<'_>,
+        cancel: &Cancel,
+    ) -> Outcome {
         let per_file = self.opts.max_matches.map(|m| m + 1);
         let mut sink = Collector {
             matcher: &self.matcher,
+            path,
             files_only: self.opts.files_only,
             max_matches: if self.opts.files_only {
                 Some(1)
@@ -362,7 +369,7 @@ impl Search {
                 per_file
             },
             max_chars: self.opts.max_chars,
-            hits: Vec::new(),
+            lines: Lines::default(),
             matches: 0,
             chars: 0,
             binary: false,
@@ -392,13 +399,13 @@ impl Search {
                     };
                     searcher.search_reader(&self.matcher, reader, &mut sink)
                 }
-                Ok(None) => return Outcome::Hits(Vec::new(), 0), // gone since listed
+                Ok(None) => return Outcome::Hits(Lines::default(), 0), // gone since listed
                 Err(e) => return Outcome::Failed(e.to_string()),
             },
         };
         match result {
             _ if sink.binary => Outcome::Binary,
-            Ok(()) => Outcome::Hits(sink.hits, sink.matches),
+            Ok(()) => Outcome::Hits(sink.lines, sink.matches),
             Err(_)
                 if cancel.is_cancelled()
                     || self.opts.deadline.is_some_and(|d| Instant::now() >= d) =>
@@ -562,10 +569,11 @@ impl<R: Read> Read for Guarded<'_, R> {
 
 struct Collector<'a> {
     matcher: &'a RegexMatcher,
+    path: &'a str,
     files_only: bool,
     max_matches: Option<usize>,
     max_chars: Option<usize>,
-    hits: Vec<Hit>,
+    lines: Lines,
     matches: usize,
     chars: usize,
     binary: bool,
@@ -586,23 +594,29 @@ impl Sink for Collector<'_> {
         if self.files_only {
             return Ok(false);
         }
-        let text = cut_line(self.matcher, m.bytes());
-        self.chars += text.len() + 16;
-        self.hits
-            .push(Hit::Match(m.line_number().unwrap_or(0), text));
+        let (matcher, line) = (self.matcher, m.bytes());
+        let written = self
+            .lines
+            .push(self.path, ':', m.line_number().unwrap_or(0), true, |out| {
+                push_line(out, matcher, line)
+            });
+        self.chars += written + 16;
         Ok(!self.full())
     }
 
     fn context(&mut self, _: &Searcher, c: &SinkContext<'_>) -> io::Result<bool> {
-        let text = cut_line(self.matcher, c.bytes());
-        self.chars += text.len() + 16;
-        self.hits
-            .push(Hit::Context(c.line_number().unwrap_or(0), text));
+        let (matcher, line) = (self.matcher, c.bytes());
+        let written = self
+            .lines
+            .push(self.path, '-', c.line_number().unwrap_or(0), false, |out| {
+                push_line(out, matcher, line)
+            });
+        self.chars += written + 16;
         Ok(self.max_chars.is_none_or(|max| self.chars <= max))
     }
 
     fn context_break(&mut self, _: &Searcher) -> io::Result<bool> {
-        self.hits.push(Hit::Break);
+        self.lines.push_break();
         Ok(true)
     }
 
@@ -610,6 +624,21 @@ impl Sink for Collector<'_> {
         self.binary = true;
         Ok(false)
     }
+}
+
+/// Writes a line for output (see [`cut_line`]). A line of valid UTF-8 no
+/// longer than [`MAX_LINE_CHARS`] bytes, the common case, has no more
+/// characters than that either, so it is copied as it is.
+fn push_line(out: &mut String, matcher: &RegexMatcher, line: &[u8]) {
+    let bare = line.strip_suffix(b"\n").unwrap_or(line);
+    let bare = bare.strip_suffix(b"\r").unwrap_or(bare);
+    if bare.len() <= MAX_LINE_CHARS {
+        if let Ok(text) = std::str::from_utf8(bare) {
+            out.push_str(text);
+            return;
+        }
+    }
+    out.push_str(&cut_line(matcher, line));
 }
 
 /// A line for output: without its line ending, invalid UTF-8 replaced, and

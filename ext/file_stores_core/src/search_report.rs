@@ -5,18 +5,76 @@
 use super::{Options, NOTE_ROOM};
 
 pub(super) enum Outcome {
-    Hits(Vec<Hit>, usize),
+    Hits(Lines, usize),
     Binary,
     NoText,
     Failed(String),
     Interrupted,
 }
 
-#[derive(Debug)]
-pub(super) enum Hit {
-    Match(u64, String),
-    Context(u64, String),
-    Break,
+/// One file's output lines, formatted by the worker that searched it
+/// (`path:line:text`, `path-line-text`, `--`), each ending in a newline,
+/// in one buffer: the report appends them with one copy when the caps
+/// allow, and line by line only near a cap.
+#[derive(Debug, Default)]
+pub(super) struct Lines {
+    pub(super) text: String,
+    /// Where each line ends in `text`, and whether it is a matching line.
+    pub(super) ends: Vec<(usize, bool)>,
+    /// How many of the lines are matching lines.
+    pub(super) matches: usize,
+}
+
+impl Lines {
+    /// Adds `path`, `separator`, `number`, `separator`, then the line,
+    /// which `line` writes; returns the length of what `line` wrote.
+    pub(super) fn push(
+        &mut self,
+        path: &str,
+        separator: char,
+        number: u64,
+        is_match: bool,
+        line: impl FnOnce(&mut String),
+    ) -> usize {
+        self.text.push_str(path);
+        self.text.push(separator);
+        push_number(&mut self.text, number);
+        self.text.push(separator);
+        let start = self.text.len();
+        line(&mut self.text);
+        let written = self.text.len() - start;
+        self.text.push('\n');
+        self.ends.push((self.text.len(), is_match));
+        self.matches += usize::from(is_match);
+        written
+    }
+
+    pub(super) fn push_break(&mut self) {
+        self.text.push_str("--\n");
+        self.ends.push((self.text.len(), false));
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// Writes `n` in decimal without the formatting machinery, which costs
+/// more than the rest of a line when a search shows hundreds of thousands.
+fn push_number(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
 }
 
 /// The search in progress: the output so far and what was left out.
@@ -68,7 +126,7 @@ impl Report {
                 self.searched -= 1;
                 return false;
             }
-            Outcome::Hits(hits, matches) if self.opts.files_only => {
+            Outcome::Hits(_, matches) if self.opts.files_only => {
                 if matches > 0 {
                     if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
                         self.stop = Some(Stop::Matches);
@@ -80,34 +138,52 @@ impl Report {
                     self.matches += 1;
                     self.last = Some(path);
                 }
-                let _ = hits;
             }
-            Outcome::Hits(hits, _) => {
-                if hits.is_empty() {
+            Outcome::Hits(lines, _) => {
+                if lines.is_empty() {
                     return true;
                 }
                 if self.opts.context > 0 && !self.out.is_empty() && !self.push("--\n") {
                     return false;
                 }
-                for hit in hits {
-                    let line = match hit {
-                        Hit::Match(n, text) => {
-                            if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
-                                self.stop = Some(Stop::Matches);
-                                return false;
-                            }
-                            self.matches += 1;
-                            format!("{path}:{n}:{text}\n")
-                        }
-                        Hit::Context(n, text) => format!("{path}-{n}-{text}\n"),
-                        Hit::Break => "--\n".to_owned(),
-                    };
-                    if !self.push(&line) {
-                        return false;
-                    }
+                if self.fits(&lines) {
+                    self.out.push_str(&lines.text);
+                    self.matches += lines.matches;
+                } else if !self.add_lines(&lines) {
+                    return false;
                 }
                 self.last = Some(path);
             }
+        }
+        true
+    }
+
+    /// Whether all of `lines` can be added without reaching a cap.
+    fn fits(&self, lines: &Lines) -> bool {
+        self.opts
+            .max_matches
+            .is_none_or(|m| self.matches + lines.matches <= m)
+            && self.opts.max_chars.is_none_or(|max| {
+                self.out.len() + lines.text.len() <= max.saturating_sub(NOTE_ROOM)
+            })
+    }
+
+    /// Adds `lines` one by one, as long as the caps allow; false once one
+    /// is reached.
+    fn add_lines(&mut self, lines: &Lines) -> bool {
+        let mut start = 0;
+        for &(end, is_match) in &lines.ends {
+            if is_match {
+                if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
+                    self.stop = Some(Stop::Matches);
+                    return false;
+                }
+                self.matches += 1;
+            }
+            if !self.push(&lines.text[start..end]) {
+                return false;
+            }
+            start = end;
         }
         true
     }

@@ -95,6 +95,37 @@ fn caps_characters_including_notes() {
 }
 
 #[test]
+fn a_cap_reached_within_a_file_keeps_the_lines_before_it() {
+    // Whole files are added at once while they fit; the file that reaches a
+    // cap is added line by line up to it.
+    let list = [
+        ("a", Some("x 1\nx 2\nx 3\n")),
+        ("b", Some("x 4\ny\nx 5\nx 6\n")),
+        ("c", Some("x 7\n")),
+    ];
+    let narrow = "Narrow the search with path or glob, or a more specific pattern.]\n";
+    let capped = Options {
+        max_matches: Some(5),
+        ..Options::default()
+    };
+    assert_eq!(
+        search("x", capped, &list),
+        format!("a:1:x 1\na:2:x 2\na:3:x 3\nb:1:x 4\nb:3:x 5\n[Stopped after 5 matching lines; there are more. {narrow}")
+    );
+    let max_chars = NOTE_ROOM + 35; // a's lines, "--", b's first line
+    let short = Options {
+        context: 1,
+        max_matches: None,
+        max_chars: Some(max_chars),
+        ..Options::default()
+    };
+    assert_eq!(
+        search("x", short, &list),
+        format!("a:1:x 1\na:2:x 2\na:3:x 3\n--\nb:1:x 4\n[Stopped at {max_chars} characters; there are more matches. {narrow}")
+    );
+}
+
+#[test]
 fn long_lines_are_cut_around_the_match() {
     let text = format!("{}needle{}\n", "a".repeat(3000), "b".repeat(3000));
     let out = search("needle", Options::default(), &[("f", Some(&text))]);
