@@ -62,6 +62,14 @@ Dir.mktmpdir('gc-stress') do |dir|
   text_search.feed([['x.md', "a\nb\n"], ['y.pdf', nil]])
   check('text search', text_search.finish,
         "x.md:2:b\nSkipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
+  # Frozen texts of their own buffer are searched in place, without a copy,
+  # while other threads run: compacting meanwhile must not move them.
+  texts = Array.new(130) { |i| [format('t%03d.md', i), "#{"x\n" * 20}b #{i}\n".freeze] }
+  compactor = Thread.new { 20.times { GC.compact } }
+  borrowed = native::TextSearch.start('b', '', nil, [false, 0, false, nil, nil, 10.0])
+  borrowed.feed(texts)
+  compactor.join
+  check('borrowed text search', borrowed.finish, texts.map { |path, _| "#{path}:21:b #{path[1..].to_i}\n" }.join)
   check('normalize', native.normalize_path('./a//b'), 'a/b')
   check('content type', native.content_type_for('scan', "%PDF-1.7\n"), 'application/pdf')
 

@@ -152,9 +152,9 @@ impl Search {
     /// Searches texts the caller holds: `(path, Some(text))` for text, and
     /// `(path, None)` for a file with no text yet. Paths are filtered by
     /// `glob` (relative to `folder`) and visited in path order.
-    pub fn texts(
+    pub fn texts<T: AsRef<[u8]>>(
         &self,
-        docs: &[(String, Option<Vec<u8>>)],
+        docs: &[(String, Option<T>)],
         glob: Option<&PathGlob>,
         cancel: &Cancel,
     ) -> Result<String> {
@@ -166,10 +166,10 @@ impl Search {
     /// Adds texts to a search under way, for callers that hand them over in
     /// parts (in path order, part after part) so a capped search can stop
     /// before the rest is even read. Returns false once the search stopped.
-    pub fn feed(
+    pub fn feed<T: AsRef<[u8]>>(
         &self,
         report: &mut Report,
-        docs: &[(String, Option<Vec<u8>>)],
+        docs: &[(String, Option<T>)],
         glob: Option<&PathGlob>,
         cancel: &Cancel,
     ) -> Result<bool> {
@@ -185,7 +185,7 @@ impl Search {
                 .iter()
                 .map(|&i| {
                     let source = match &docs[i].1 {
-                        Some(text) => Source::Text(text),
+                        Some(text) => Source::Text(text.as_ref()),
                         None => Source::NoText,
                     };
                     (docs[i].0.clone(), source)

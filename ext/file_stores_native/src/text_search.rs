@@ -2,10 +2,12 @@
 //! store hands over in parts, in path order, so a capped search stops before
 //! the store reads the rest. Internal: `RubyLLM::FileStore::Search` uses it.
 
+use std::borrow::Cow;
+
 use file_stores_core::glob::PathGlob;
 use file_stores_core::path;
 use file_stores_core::search::{Report, Search, BATCH};
-use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby, TryConvert};
+use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby};
 use parking_lot::Mutex;
 
 use crate::errors::CoreError;
@@ -46,16 +48,28 @@ impl TextSearch {
 
     /// Adds `[[path, text_or_nil], ...]`; false once the search stopped.
     fn feed(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
-        let mut owned = Vec::with_capacity(docs.len());
-        for doc in docs.into_iter() {
-            let (path, text) = <(String, Option<RString>)>::try_convert(doc)?;
-            // SAFETY: copied at once, before any Ruby code runs.
-            owned.push((path, text.map(|t| unsafe { t.as_slice() }.to_vec())));
-        }
-        // One batch per call without the GVL: a batch is added whole or not
-        // at all, so a call that nogvl starts again after an interrupt that
-        // raised nothing cannot add a file twice.
-        for part in owned.chunks(BATCH) {
+        let mut start = 0;
+        while start < docs.len() {
+            let end = (start + BATCH).min(docs.len());
+            // The part's strings, held on this thread's stack for `text_of`.
+            let mut held: [Option<RString>; BATCH] = [None; BATCH];
+            let mut paths = Vec::with_capacity(end - start);
+            for (slot, i) in held.iter_mut().zip(start..end) {
+                let (path, text) = docs.entry::<(String, Option<RString>)>(i as isize)?;
+                paths.push(path);
+                *slot = text;
+            }
+            // Its address escapes before the call, so the compiler keeps the
+            // strings in that stack memory through it.
+            std::hint::black_box(&held);
+            let part: Vec<(String, Option<Cow<'_, [u8]>>)> = paths
+                .into_iter()
+                .zip(held.iter())
+                .map(|(path, text)| (path, text.as_ref().map(text_of)))
+                .collect();
+            // One batch per call without the GVL: a batch is added whole or
+            // not at all, so a call that nogvl starts again after an
+            // interrupt that raised nothing cannot add a file twice.
             let more = nogvl(ruby, |cancel| {
                 let mut state = rb_self.0.lock();
                 let State {
@@ -64,13 +78,16 @@ impl TextSearch {
                     report,
                 } = &mut *state;
                 match report.as_mut() {
-                    Some(report) => search.feed(report, part, glob.as_ref(), cancel),
+                    Some(report) => search.feed(report, &part, glob.as_ref(), cancel),
                     None => Ok(false),
                 }
             })?;
+            drop(part);
+            std::hint::black_box(&held);
             if !more {
                 return Ok(false);
             }
+            start = end;
         }
         Ok(true)
     }
@@ -85,6 +102,36 @@ impl TextSearch {
             )),
         }
     }
+}
+
+/// The bytes of `text` for a search that runs without the GVL: borrowed
+/// when that is sound, else copied. Stores hand frozen strings (Memory keeps
+/// its texts frozen), so a 100 MB search need not copy 100 MB first.
+fn text_of(text: &RString) -> Cow<'_, [u8]> {
+    // SAFETY of the borrow, for the whole search of the part (the slice
+    // cannot outlive `text`, which lives in `feed`'s `held` array):
+    // - the string is frozen, so no Ruby thread (running while the GVL is
+    //   released) can change or free its bytes: every mutation checks;
+    // - it is not embedded, so its bytes live in their own heap buffer, not
+    //   inside the object, and stay put even if the object moved;
+    // - it is referenced from `held`, on this thread's machine stack, which
+    //   Ruby's GC scans conservatively while the thread is blocked without
+    //   the GVL: the string is marked (kept alive) and pinned (not moved,
+    //   hence never re-embedded by compaction).
+    // Anything else is copied now, before any Ruby code can run.
+    if text.is_frozen() && !is_embedded(*text) {
+        Cow::Borrowed(unsafe { text.as_slice() })
+    } else {
+        Cow::Owned(unsafe { text.as_slice() }.to_vec())
+    }
+}
+
+fn is_embedded(text: RString) -> bool {
+    let raw = magnus::rb_sys::AsRawValue::as_raw(text);
+    // SAFETY: `raw` is a live String (magnus checked its type), whose
+    // header starts with the RBasic flags word.
+    let flags = unsafe { (*(raw as *const rb_sys::RBasic)).flags };
+    flags & rb_sys::ruby_rstring_flags::RSTRING_NOEMBED as rb_sys::VALUE == 0
 }
 
 pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
