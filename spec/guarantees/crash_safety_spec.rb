@@ -72,8 +72,13 @@ RSpec.describe 'Guarantee: a crash leaves every file old or new', :native do
   end
 
   it 'still takes writes after the kills: a killed holder does not keep the lock' do
-    versions = CrashWriter::FILES.to_h { |file| [file, 0] }
-    5.times { kill_a_writer(versions) }
+    5.times do
+      # Each writer starts from the versions on disk (checked by the example above).
+      versions = CrashWriter::FILES.to_h do |file|
+        [file, Integer(File.read(File.join(@root, file))[/\A\S+ v(\d+)\n/, 1])]
+      end
+      kill_a_writer(versions)
+    end
     store = RubyLLM::NativeDir.new(@root)
     done = Thread.new { store.write('after.md', 'ok') }.join(10)
     expect(done).not_to be_nil
