@@ -132,5 +132,6 @@ fn reindex(error: EditError, index: usize) -> EditError {
         EditError::EmptyOld { .. } => EditError::EmptyOld { index },
         EditError::NotFound { .. } => EditError::NotFound { index },
         EditError::Ambiguous { count, .. } => EditError::Ambiguous { index, count },
+        EditError::TooLarge { size, .. } => EditError::TooLarge { index, size },
     }
 }

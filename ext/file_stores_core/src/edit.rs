@@ -25,10 +25,27 @@ pub struct Edit {
 /// Why an edit could not be applied; `index` is its position in the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditError {
-    EmptyOld { index: usize },
-    NotFound { index: usize },
-    Ambiguous { index: usize, count: usize },
+    EmptyOld {
+        index: usize,
+    },
+    NotFound {
+        index: usize,
+    },
+    Ambiguous {
+        index: usize,
+        count: usize,
+    },
+    /// The edit would make the content larger than [`MAX_RESULT`] bytes
+    /// (`size`): replace_all edits that each multiply the content could
+    /// otherwise grow a few bytes into gigabytes.
+    TooLarge {
+        index: usize,
+        size: usize,
+    },
 }
+
+/// The largest content an edit may produce, in bytes.
+pub const MAX_RESULT: usize = 256 << 20;
 
 /// Applies `edits` to `content` in order. Returns the new content and how
 /// many replacements each edit made, or the first edit that failed.
@@ -83,8 +100,12 @@ fn replace(
     if starts.is_empty() {
         return Ok(None);
     }
-    let mut out =
-        Vec::with_capacity(haystack.len() + starts.len() * new.len().saturating_sub(old.len()));
+    let size = (haystack.len() - starts.len() * old.len())
+        .saturating_add(starts.len().saturating_mul(new.len()));
+    if size > MAX_RESULT {
+        return Err(EditError::TooLarge { index, size });
+    }
+    let mut out = Vec::with_capacity(size);
     let mut last = 0;
     for &start in &starts {
         out.extend_from_slice(&haystack[last..start]);
@@ -122,6 +143,27 @@ fn to_crlf(text: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refuses_edits_that_would_grow_the_content_past_the_limit() {
+        // The fuzzer's finding: replace_all edits that each multiply the
+        // content grew 10 bytes into 44 MB, and could go on to gigabytes.
+        let grow = Edit {
+            old: b"a".to_vec(),
+            new: vec![b'a'; 20],
+            replace_all: true,
+        };
+        let edits = vec![grow; 8];
+        // 10 * 20^5 = 32 MB is allowed; 10 * 20^6 = 640 MB is not.
+        assert_eq!(
+            apply(b"aaaaaaaaaa", &edits),
+            Err(EditError::TooLarge {
+                index: 5,
+                size: 640_000_000
+            })
+        );
+        assert!(apply(b"aaaaaaaaaa", &edits[..5]).is_ok());
+    }
 
     fn e(old: &str, new: &str) -> Edit {
         Edit {

@@ -33,8 +33,8 @@ fn text_content_type(content_type: String) -> bool {
 }
 
 /// Applies `edits` (`[[old, new, replace_all], ...]`) to `content`. Returns
-/// `[:ok, new_content, counts]`, or `[:not_found | :ambiguous | :empty_old,
-/// index, count]` for the first edit that failed; nothing is raised, so the
+/// `[:ok, new_content, counts]`, or `[:not_found | :ambiguous | :empty_old |
+/// :too_large, index, count or size]` for the first edit that failed; nothing is raised, so the
 /// Ruby side words the message the model sees.
 fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, Error> {
     // SAFETY: copied at once, before any Ruby code runs.
@@ -62,6 +62,7 @@ fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, E
         Err(EditError::NotFound { index }) => ("not_found", index, 0),
         Err(EditError::Ambiguous { index, count }) => ("ambiguous", index, count),
         Err(EditError::EmptyOld { index }) => ("empty_old", index, 0),
+        Err(EditError::TooLarge { index, size }) => ("too_large", index, size),
     };
     let row = ruby.ary_new_capa(3);
     row.push(ruby.to_symbol(tag))?;
@@ -107,6 +108,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("apply_edits", function!(apply_edits, 2))?;
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;
     native.const_set("SNIFF_BYTES", content_type::SNIFF_BYTES)?;
+    native.const_set("MAX_EDIT_RESULT", edit::MAX_RESULT)?;
     let _ = ruby;
     Ok(())
 }

@@ -98,6 +98,9 @@ module RubyLLM
           number = changes[index].number
           case outcome
           when :not_found then raise Refusal, "Edit #{number}: old_text does not appear in #{path}"
+          when :too_large
+            raise Refusal, "Edit #{number}: #{path} would grow to #{count / 1_048_576} MB, over the " \
+                           "#{FileStores::Native::MAX_EDIT_RESULT / 1_048_576} MB an edit may make; replace fewer spans"
           when :ambiguous
             raise Refusal, "Edit #{number}: old_text appears #{count} times in #{path}; " \
                            'add more context or set replace_all'

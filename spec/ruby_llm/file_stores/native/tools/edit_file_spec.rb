@@ -26,6 +26,15 @@ RSpec.describe RubyLLM::FileStore::Tools::EditFile do
                       'add more context or set replace_all')
     end
 
+    it 'refuses edits that would grow a file past the limit, and writes nothing (a fuzzing finding)' do
+      store.write('grow.txt', 'aaaaaaaaaa')
+      read('grow.txt')
+      edits = Array.new(8) { { old_text: 'a', new_text: 'a' * 20, replace_all: true } }
+      expect(call_tool('edit_file', path: 'grow.txt', edits:))
+        .to eq(error: 'Edit 6: grow.txt would grow to 610 MB, over the 256 MB an edit may make; replace fewer spans')
+      expect(store.read('grow.txt')).to eq('aaaaaaaaaa')
+    end
+
     it 'replaces every occurrence with replace_all' do
       read('app/views/users/show.html.erb')
       expect(call_tool('edit_file', path: 'app/views/users/show.html.erb', old_text: 'full_name',
