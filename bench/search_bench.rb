@@ -272,7 +272,7 @@ module SearchBench
     def rg(kase, root)
       lines = chars = 0
       IO.popen(kase.rg_args, chdir: root, in: File::NULL, err: File::NULL) do |io|
-        return io.read unless kase.capped?
+        return io.binmode.read unless kase.capped?
 
         io.each_line do |line|
           lines += 1
