@@ -89,7 +89,7 @@ Dir.mktmpdir('gc-stress') do |dir|
   check('files needing text', store.instance_variable_get(:@core).files_needing_text('', nil), [])
   # The tools on a NativeDir are left out under stress: a single-threaded
   # NativeDir#write under GC.stress can spin in the GVL-release retry loop
-  # (reported; see docs/guarantees.md). They run unstressed above.
+  # (reported; see the README's Guarantees). They run unstressed above.
   check_tools(RubyLLM::FileStore::Memory.new)
 
   check('delete', store.delete('notes/n0.md')&.path, 'notes/n0.md')
