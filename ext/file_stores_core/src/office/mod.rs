@@ -19,6 +19,7 @@
 
 pub mod archive;
 pub mod docx;
+pub mod numerals;
 pub mod pptx;
 pub mod xlsx;
 pub mod xml;

@@ -13,6 +13,7 @@
 //! deeper levels, unless a deeper level's `lvlRestart` says otherwise
 //! (`0`: never; `n`: only when level `n` or a shallower one is used).
 
+use crate::office::numerals;
 use std::collections::HashMap;
 
 use crate::cancel::Cancel;
@@ -334,42 +335,9 @@ pub(super) fn format_number(n: i64, format: &str) -> String {
 
 /// Word's letters: a..z, then aa..zz, aaa... (the letter repeated).
 fn letters(n: i64) -> Option<String> {
-    if n < 1 {
-        return None;
-    }
-    let repeat = ((n - 1) / 26 + 1) as usize;
-    if repeat > 10 {
-        return None;
-    }
-    let letter = (b'a' + ((n - 1) % 26) as u8) as char;
-    Some(std::iter::repeat_n(letter, repeat).collect())
+    numerals::letters(u64::try_from(n).ok()?, 10)
 }
 
-fn roman(mut n: i64) -> Option<String> {
-    if !(1..4000).contains(&n) {
-        return None;
-    }
-    const TABLE: [(i64, &str); 13] = [
-        (1000, "M"),
-        (900, "CM"),
-        (500, "D"),
-        (400, "CD"),
-        (100, "C"),
-        (90, "XC"),
-        (50, "L"),
-        (40, "XL"),
-        (10, "X"),
-        (9, "IX"),
-        (5, "V"),
-        (4, "IV"),
-        (1, "I"),
-    ];
-    let mut out = String::new();
-    for (value, digits) in TABLE {
-        while n >= value {
-            out.push_str(digits);
-            n -= value;
-        }
-    }
-    Some(out)
+fn roman(n: i64) -> Option<String> {
+    numerals::roman(u64::try_from(n).ok()?)
 }

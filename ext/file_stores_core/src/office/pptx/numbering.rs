@@ -5,6 +5,7 @@
 //! that need East Asian, Hebrew, Arabic or Thai digits fall back to arabic
 //! ones with the scheme's punctuation, which keeps the count readable.
 
+use crate::office::numerals;
 /// The numbering state of one text frame: the next number at each level.
 #[derive(Default)]
 pub struct Counters {
@@ -62,43 +63,16 @@ pub fn label(scheme: &str, n: u32) -> String {
 
 /// `a`..`z`, then `aa`..`zz`, `aaa`...: PowerPoint repeats the letter.
 fn alpha(n: u32, base: u8) -> String {
-    if n == 0 {
-        return "0".to_owned();
+    match numerals::letters(u64::from(n), 100) {
+        Some(s) if base == b'A' => s.to_ascii_uppercase(),
+        Some(s) => s,
+        None => n.to_string(),
     }
-    let letter = char::from(base + ((n - 1) % 26) as u8);
-    let times = ((n - 1) / 26 + 1).min(100) as usize;
-    letter.to_string().repeat(times)
 }
 
 /// Roman numerals up to 3999; past that, digits.
 fn roman(n: u32) -> String {
-    if n == 0 || n > 3999 {
-        return n.to_string();
-    }
-    const TABLE: [(u32, &str); 13] = [
-        (1000, "M"),
-        (900, "CM"),
-        (500, "D"),
-        (400, "CD"),
-        (100, "C"),
-        (90, "XC"),
-        (50, "L"),
-        (40, "XL"),
-        (10, "X"),
-        (9, "IX"),
-        (5, "V"),
-        (4, "IV"),
-        (1, "I"),
-    ];
-    let mut out = String::new();
-    let mut rest = n;
-    for (value, symbol) in TABLE {
-        while rest >= value {
-            out.push_str(symbol);
-            rest -= value;
-        }
-    }
-    out
+    numerals::roman(u64::from(n)).unwrap_or_else(|| n.to_string())
 }
 
 #[cfg(test)]
