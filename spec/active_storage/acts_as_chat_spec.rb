@@ -19,18 +19,11 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
 
   # Runs the block in a ruby_llm child with the acts_as_chat models and the
   # server answering +script+; returns what the block returns.
-  def with_server(script)
+  # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
+  def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
     RubyLLMSource.run do
       RubyLLMRecords.load_models!
-      server = ScriptedOpenAIServer.start(script)
-      RubyLLM.configure do |config|
-        config.openai_api_key = 'test-key'
-        config.openai_api_base = server.url
-        config.max_retries = 0
-      end
-      yield server
-    ensure
-      server&.stop
+      RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
     end
   end
 

@@ -15,17 +15,10 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
 
   # Runs +script+ against a chat in a ruby_llm child; the block gets the
   # server and returns what the examples check.
-  def with_server(script)
+  # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
+  def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
     RubyLLMSource.run do
-      server = ScriptedOpenAIServer.start(script)
-      RubyLLM.configure do |config|
-        config.openai_api_key = 'test-key'
-        config.openai_api_base = server.url
-        config.max_retries = 0
-      end
-      yield server
-    ensure
-      server&.stop
+      RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
     end
   end
 

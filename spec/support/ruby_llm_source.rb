@@ -28,6 +28,20 @@ module RubyLLMSource
 
   # Loads ruby_llm in a child, installs the integration, and returns what
   # the block returns. An exception in the child is raised here.
+  # Inside a child: starts the scripted OpenAI-compatible server with
+  # +script+, points ruby_llm at it, yields the server, and stops it.
+  def with_scripted_server(script)
+    server = ScriptedOpenAIServer.start(script)
+    RubyLLM.configure do |config|
+      config.openai_api_key = 'test-key'
+      config.openai_api_base = server.url
+      config.max_retries = 0
+    end
+    yield server
+  ensure
+    server&.stop
+  end
+
   def run(&)
     reader, writer = IO.pipe
     [reader, writer].each(&:binmode) # Marshal data: no transcoding where Rails set Encoding.default_internal
