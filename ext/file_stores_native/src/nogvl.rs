@@ -10,6 +10,14 @@
 //! interrupt turns out to be pending (a signal trap that only ran a handler),
 //! the work is started again.
 //!
+//! The unblocking function only stores an atomic flag, which is safe in a
+//! signal handler, and says so with `RB_NOGVL_UBF_ASYNC_SAFE`. Without that
+//! flag Ruby starts a helper thread for every call made by a lone main
+//! thread; under `GC.stress` creating it raised an interrupt each time, the
+//! call failed before it started, and `NativeDir#write` retried for ever.
+//! Should interrupts still keep the work from starting, it runs with the
+//! GVL held after [`MAX_NOT_STARTED`] tries, so a call always finishes.
+//!
 //! A panic in the work is caught here and becomes a rescuable
 //! `RubyLLM::FileStore::InternalError`, never `fatal` and never an unwind
 //! into C.
@@ -46,9 +54,17 @@ unsafe extern "C" fn unblock(data: *mut c_void) {
     cancel.cancel();
 }
 
+/// How many times in a row an interrupt may keep the work from starting
+/// before it runs with the GVL held.
+const MAX_NOT_STARTED: u32 = 16;
+
 /// Runs `work` without the GVL; see the module docs.
 pub fn nogvl<T>(ruby: &Ruby, work: impl Fn(&Cancel) -> CoreResult<T> + Sync) -> Result<T, Error> {
+    let mut not_started = 0;
     loop {
+        if not_started >= MAX_NOT_STARTED {
+            return with_gvl_held(ruby, &work);
+        }
         let mut call = Call {
             work: &work,
             cancel: Cancel::new(),
@@ -60,24 +76,37 @@ pub fn nogvl<T>(ruby: &Ruby, work: impl Fn(&Cancel) -> CoreResult<T> + Sync) -> 
         // `unblock` the `Cancel` behind `cancel_ptr`; both outlive this call,
         // since `rb_nogvl` returns only after `run` has returned (or without
         // calling it). RB_NOGVL_INTR_FAIL makes `rb_nogvl` return instead of
-        // running interrupts itself, which could long-jump over our frames.
+        // running interrupts itself, which could long-jump over our frames;
+        // RB_NOGVL_UBF_ASYNC_SAFE is true of `unblock` (one atomic store).
         unsafe {
             rb_sys::rb_nogvl(
                 Some(run::<T>),
                 call_ptr,
                 Some(unblock),
                 cancel_ptr,
-                rb_sys::RB_NOGVL_INTR_FAIL as i32,
+                (rb_sys::RB_NOGVL_INTR_FAIL | rb_sys::RB_NOGVL_UBF_ASYNC_SAFE) as i32,
             );
         }
         match call.outcome.take() {
-            Some(Ok(Err(e))) if e.is_cancelled() => {}
+            Some(Ok(Err(e))) if e.is_cancelled() => not_started = 0,
             Some(Ok(result)) => return result.map_err(|e| Error::from(CoreError(e))),
             Some(Err(panic)) => return Err(internal_error(ruby, &panic_message(&panic))),
-            None => {} // interrupted before it started
+            None => not_started += 1, // interrupted before it started
         }
         // Run the pending interrupts; an exception among them ends the call.
         ruby.thread_check_ints()?;
+    }
+}
+
+/// Runs `work` to the end with the GVL held (nothing can cancel it).
+fn with_gvl_held<T>(
+    ruby: &Ruby,
+    work: &(dyn Fn(&Cancel) -> CoreResult<T> + Sync),
+) -> Result<T, Error> {
+    let cancel = Cancel::new();
+    match catch_unwind(AssertUnwindSafe(|| work(&cancel))) {
+        Ok(result) => result.map_err(|e| Error::from(CoreError(e))),
+        Err(panic) => Err(internal_error(ruby, &panic_message(&panic))),
     }
 }
 
