@@ -184,12 +184,19 @@ impl DirStore {
 
     /// The bytes of the file at `path`.
     pub fn read(&self, path: &str, cancel: &Cancel) -> Result<Vec<u8>> {
+        let (path, file, st) = self.open_file(path)?;
+        fsutil::read_all(&file, st.st_size as u64, &path, cancel)
+    }
+
+    /// Opens the regular file `path` for reading: its normalised path, the
+    /// open file and its stat. A folder or a missing file is an error.
+    fn open_file(&self, path: &str) -> Result<(String, File, Stat)> {
         let path = Self::visible_file_path(path)?;
         let (parent, name) = split_parent(&path);
         let not_found = || Error::new(ErrorKind::NotFound, path.clone());
         let dir = self.open_existing_folder(parent)?.ok_or_else(not_found)?;
         match open_regular(&dir, name, &path)? {
-            Some((file, st)) => fsutil::read_all(&file, st.st_size as u64, &path, cancel),
+            Some((file, st)) => Ok((path, file, st)),
             None => match stat_at(&dir, name, &path)? {
                 Some(st) if file_type(&st) == FileType::Directory => {
                     Err(Error::new(ErrorKind::IsFolder, path.clone()))
@@ -558,3 +565,7 @@ fn remove_empty_tree(dir: &OwnedFd, name: &str) {
 #[cfg(test)]
 #[path = "dir_store_tests.rs"]
 mod tests;
+
+#[path = "dir_store_read_lines.rs"]
+mod read_lines;
+pub use read_lines::ReadLines;

@@ -34,6 +34,7 @@ pub mod edit;
 pub mod error;
 pub mod fsutil;
 pub mod glob;
+pub mod line_window;
 pub mod lock;
 pub mod office;
 pub mod path;

@@ -18,6 +18,9 @@ use crate::nogvl::{guarded, nogvl};
 use crate::search_options;
 use crate::stored_file::StoredFileBuilder;
 
+/// `[text, shown, total, cut, digest]`, as `NativeDir#read_lines` unpacks it.
+type WindowArray = (RString, u64, u64, bool, String);
+
 #[magnus::wrap(class = "RubyLLM::FileStores::Native::DirCore", free_immediately, size)]
 pub struct DirCore {
     store: DirStore,
@@ -47,6 +50,27 @@ impl DirCore {
     fn read(ruby: &Ruby, rb_self: &Self, path: String) -> Result<RString, Error> {
         let bytes = nogvl(ruby, |cancel| rb_self.store.read(&path, cancel))?;
         Ok(ruby.str_from_slice(&bytes))
+    }
+
+    /// `[text, shown, total, cut, digest]` of a window of the file's lines
+    /// (see `DirStore::read_lines`), or nil for UTF-16, which Ruby reads whole.
+    fn read_lines(
+        ruby: &Ruby,
+        rb_self: &Self,
+        path: String,
+        first: u64,
+        limit: Option<u64>,
+        budget: Option<u64>,
+    ) -> Result<Option<WindowArray>, Error> {
+        let read = nogvl(ruby, |cancel| {
+            rb_self
+                .store
+                .read_lines(&path, first, limit, budget, cancel)
+        })?;
+        Ok(read.map(|r| {
+            let w = r.window;
+            (ruby.str_new(&w.text), w.shown, w.total, w.cut, r.digest)
+        }))
     }
 
     fn write(
@@ -159,6 +183,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("list", method!(DirCore::list, 1))?;
     class.define_method("stat", method!(DirCore::stat, 1))?;
     class.define_method("read", method!(DirCore::read, 1))?;
+    class.define_method("read_lines", method!(DirCore::read_lines, 4))?;
     class.define_method("write", method!(DirCore::write, 3))?;
     class.define_method("delete", method!(DirCore::delete, 2))?;
     class.define_method("delete_folder", method!(DirCore::delete_folder, 2))?;

@@ -63,6 +63,17 @@ module RubyLLM
       @core.read(FileStore.path(path))
     end
 
+    # A window of the text file at +path+, read in chunks in Rust: only the
+    # lines shown are kept, the rest counted and hashed, so a file of any
+    # size pages in a few megabytes. See RubyLLM::FileStore#read_lines.
+    def read_lines(path, offset: 1, limit: nil, max_chars: nil)
+      FileStore::LineWindow.check_arguments(offset, limit, max_chars)
+      text, shown, total, cut, digest = @core.read_lines(FileStore.path(path), offset, limit, max_chars)
+      return super if text.nil? # UTF-16 with a BOM: transcoded whole
+
+      FileStore::LineWindow.new(text:, shown:, total:, cut:, digest:)
+    end
+
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
       @core.write(path, FileStores::Native.content_bytes(content), lock_owner)

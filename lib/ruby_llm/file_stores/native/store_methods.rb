@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require 'digest'
 require 'monitor'
 
 module RubyLLM
@@ -109,6 +110,20 @@ module RubyLLM
           converted_text(file) ||
             raise(RubyLLM::FileStore::ConversionError,
                   "#{file.path} (#{file.content_type}) has no text: no converter reads this format")
+        end
+
+        # A window of the text file at +path+ (a RubyLLM::FileStore::LineWindow):
+        # lines +offset+ (from 1) on, +limit+ of them (nil: to the end), as
+        # many as fit in +max_chars+ characters (nil: no limit), with the
+        # file's line count and digest. Text as #text gives it for a text
+        # file. This default reads the whole file; NativeDir reads only as
+        # much as it shows, counting the rest, so any size of file pages in
+        # bounded memory.
+        def read_lines(path, offset: 1, limit: nil, max_chars: nil)
+          RubyLLM::FileStore::LineWindow.check_arguments(offset, limit, max_chars)
+          bytes = read(path)
+          RubyLLM::FileStore::LineWindow.of_text(Native.text_from_bytes(bytes), first: offset, limit:, max_chars:,
+                                                                                digest: Digest::SHA256.hexdigest(bytes))
         end
 
         # Runs the local (free) converters for the file at +path+ and keeps

@@ -33,15 +33,18 @@ module RubyLLM
 
         def execute(path: nil, offset: nil, limit: nil)
           path = path_argument(path)
-          offset = positive_integer(offset, 'offset')
+          first = positive_integer(offset, 'offset') || 1
           limit = positive_integer(limit, 'limit')
           file = store.find(path)
-          bytes = store.read(path)
-          text = Tools.text_of(store, file, bytes)
-          return non_text(file, bytes) if text.nil?
+          window = if FileStores::Native.text_content_type?(file.content_type)
+                     store.read_lines(file.path, offset: first, limit:, max_chars: budget)
+                   else
+                     converted_window(file, first, limit)
+                   end
+          return window unless window.is_a?(LineWindow)
 
-          store.record_read(path, sha256(bytes)) # the digest of the whole file, whatever part is shown
-          window(path, text, offset || 1, limit)
+          store.record_read(file.path, window.digest) # the digest of the whole file, whatever part is shown
+          show(file.path, window, first)
         end
 
         private
@@ -55,6 +58,21 @@ module RubyLLM
           value
         end
 
+        # Characters the lines may take, leaving room for the note; nil for no limit.
+        def budget
+          inline_limit ? [inline_limit - NOTE_ROOM, 1].max : nil
+        end
+
+        # The window of a file whose format is not text: the converted text,
+        # or the file itself (an image or a PDF), or a note saying it has no text.
+        def converted_window(file, first, limit)
+          bytes = store.read(file.path)
+          text = Tools.text_of(store, file, bytes)
+          return non_text(file, bytes) if text.nil?
+
+          LineWindow.of_text(text, first:, limit:, max_chars: budget, digest: sha256(bytes))
+        end
+
         def non_text(file, bytes)
           if file.content_type.start_with?('image/') || file.content_type == 'application/pdf'
             store.record_read(file.path, sha256(bytes))
@@ -64,37 +82,17 @@ module RubyLLM
           "#{file.path} (#{file.content_type}, #{file.human_size}) has no text to read."
         end
 
-        def window(path, text, first, limit)
-          lines = text.lines
-          total = lines.size
-          raise Refusal, "offset #{first} is past the end: #{path} has #{total} lines." if first > [total, 1].max
+        def show(path, window, first)
+          if first > [window.total, 1].max
+            raise Refusal, "offset #{first} is past the end: #{path} has #{window.total} lines."
+          end
 
-          wanted = lines[first - 1, limit || total] || []
-          budget = inline_limit ? [inline_limit - NOTE_ROOM, 1].max : Float::INFINITY
-          shown, cut_line = take_lines(wanted, budget)
-          last = first + shown.size - 1
-          body = shown.join
-          note = window_note(path, first, last, total, cut_line)
+          last = first + window.shown - 1
+          body = window.text
+          note = window_note(path, first, last, window.total, window.cut)
           return body if note.nil?
 
           "#{body}#{"\n" unless body.end_with?("\n") || body.empty?}#{note}"
-        end
-
-        # The lines that fit in +budget+ characters; a first line longer than
-        # the budget is cut (and reported as cut).
-        def take_lines(lines, budget)
-          shown = []
-          used = 0
-          lines.each do |line|
-            if used + line.size > budget
-              return [[line[0, budget]], true] if shown.empty?
-
-              break
-            end
-            shown << line
-            used += line.size
-          end
-          [shown, false]
         end
 
         def window_note(path, first, last, total, cut_line)
