@@ -51,6 +51,10 @@ pub fn open_subdir<Fd: AsFd>(
     path: &str,
 ) -> Result<Option<OwnedFd>> {
     let dir = dir.as_fd();
+    // A name swapped between a folder and a link while we look can refuse
+    // the open as a link and then stat as a folder: look again, a few times,
+    // rather than call a folder a file.
+    let mut swapped = 0;
     loop {
         match openat(dir, name, DIR_FLAGS, Mode::empty()) {
             Ok(fd) => return Ok(Some(fd)),
@@ -64,6 +68,12 @@ pub fn open_subdir<Fd: AsFd>(
             Err(Errno::LOOP) | Err(Errno::NOTDIR) => {
                 let kind = match stat_at(dir, name, path)? {
                     Some(st) if file_type(&st) == FileType::Symlink => ErrorKind::Symlink,
+                    Some(st) if file_type(&st) == FileType::Directory && swapped < 8 => {
+                        swapped += 1;
+                        continue;
+                    }
+                    // Still changing under us: it was a link when opened.
+                    Some(st) if file_type(&st) == FileType::Directory => ErrorKind::Symlink,
                     Some(_) => ErrorKind::NotAFolder,
                     None => continue,
                 };
