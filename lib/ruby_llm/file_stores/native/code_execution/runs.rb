@@ -89,7 +89,7 @@ module RubyLLM
           unsaved = largest_first(created).take_while do |path, size|
             next false if total <= cap
 
-            File.unlink(File.join(store.local_root, path))
+            store.delete(path) # through the store: never through a link the run left behind
             total -= size
           end
           [unsaved.map(&:first), "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes."]
