@@ -63,8 +63,53 @@ impl Format {
     }
 }
 
-/// Converts an Office file's bytes to text.
+/// What an Office package says it is: the content type of its main part
+/// (the package's `officeDocument` relationship), from `[Content_Types].xml`,
+/// or else the main part's folder (`word/`, `xl/`, `ppt/`). `None` when it
+/// does not say, or is not a package.
+pub fn package_format(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Option<Format> {
+    let mut archive = archive::Archive::open(bytes, limits, cancel).ok()?;
+    let main = archive
+        .relationships("")
+        .ok()?
+        .into_iter()
+        .find(|r| r.is("officeDocument") && !r.external)?
+        .target;
+    let mut declared = None;
+    if let Ok(Some(types)) = archive.read("[Content_Types].xml") {
+        let _ = xml::for_each_start(&types, "[Content_Types].xml", |e| {
+            let part = e.attr(b"PartName").unwrap_or_default();
+            if e.name() == b"Override" && part.trim_start_matches('/').eq_ignore_ascii_case(&main) {
+                declared = e.attr(b"ContentType");
+            }
+            Ok(())
+        });
+    }
+    let says = |marks: [&str; 2]| {
+        declared
+            .as_deref()
+            .is_some_and(|t| marks.iter().any(|m| t.contains(m)))
+    };
+    let folder = main
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if says(["wordprocessingml", "ms-word"]) || (declared.is_none() && folder == "word") {
+        Some(Format::Word)
+    } else if says(["spreadsheetml", "ms-excel"]) || (declared.is_none() && folder == "xl") {
+        Some(Format::Excel)
+    } else if says(["presentationml", "ms-powerpoint"]) || (declared.is_none() && folder == "ppt") {
+        Some(Format::PowerPoint)
+    } else {
+        None
+    }
+}
+
+/// Converts an Office file's bytes to text. A file named as one format but
+/// holding another (a workbook saved as `.docx`) is read as what it holds.
 pub fn to_text(bytes: &[u8], format: Format, limits: Limits, cancel: &Cancel) -> Result<String> {
+    let format = package_format(bytes, limits, cancel).unwrap_or(format);
     let text = match format {
         Format::Word => word_to_text(bytes, limits, cancel)?,
         Format::Excel => excel_to_text(bytes, limits, cancel)?,
@@ -129,6 +174,38 @@ pub(crate) mod testing {
             super::guarded("Excel", || Ok("x".into())).ok(),
             Some("x".into())
         );
+    }
+
+    #[test]
+    fn reads_a_mislabelled_file_as_what_it_holds() {
+        use super::{package_format, to_text, Format, Limits};
+        use crate::cancel::Cancel;
+        let limits = Limits::default();
+        let cancel = Cancel::new();
+        let fixtures: [(&[u8], Format); 3] = [
+            (
+                include_bytes!("../../../../spec/fixtures/office/workbook.xlsx"),
+                Format::Excel,
+            ),
+            (
+                include_bytes!("../../../../spec/fixtures/office/basic.docx"),
+                Format::Word,
+            ),
+            (
+                include_bytes!("../../../../spec/fixtures/office/deck.pptx"),
+                Format::PowerPoint,
+            ),
+        ];
+        for (bytes, real) in fixtures {
+            assert_eq!(package_format(bytes, limits, &cancel), Some(real));
+            let right = to_text(bytes, real, limits, &cancel).expect("converts");
+            assert!(!right.trim().is_empty());
+            for named in [Format::Word, Format::Excel, Format::PowerPoint] {
+                let got = to_text(bytes, named, limits, &cancel).expect("converts");
+                assert_eq!(got, right, "{real:?} named {named:?}");
+            }
+        }
+        assert_eq!(package_format(b"not a zip", limits, &cancel), None);
     }
 
     #[test]
