@@ -27,15 +27,40 @@ module RubyLLM
                                       'with_file_store first'
           end
 
-          @code_execution = CodeExecution.new(store, **options)
-          @code_execution.after_file_write { |file| code_execution_wrote(file) } if @code_execution.in_place?
-          with_tools(@code_execution.tool)
+          runner = CodeExecution.new(store, **options)
+          drop_code_execution_tool
+          @code_execution_options = options
+          @code_execution = runner
+          runner.after_file_write { |file| code_execution_wrote(file) } if runner.in_place?
+          with_tools(@code_execution_tool = runner.tool)
         end
 
         # The runner behind run_code, or nil.
         attr_reader :code_execution
 
         private
+
+        # run_code works on the chat's files, so it follows the chat's store
+        # (called by the file glue's with_file_store): a new store gets a
+        # runner over it with the same options, and removing the store
+        # removes run_code.
+        def code_execution_follow_store
+          return unless @code_execution
+          return if @code_execution.store.equal?(file_store)
+
+          if file_store
+            with_code_execution(**@code_execution_options)
+          else
+            drop_code_execution_tool
+            @code_execution = nil
+          end
+        end
+
+        def drop_code_execution_tool
+          tool = @code_execution_tool
+          tools.delete_if { |_, own| own.equal?(tool) } if tool
+          @code_execution_tool = nil
+        end
 
         # Files a run changed in a folder store never pass through the
         # store's write, so the chat's after_file_write callbacks (the file

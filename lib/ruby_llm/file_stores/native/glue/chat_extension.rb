@@ -28,13 +28,14 @@ module RubyLLM
             if store.nil?
               drop_file_store_tools
               @file_store_files = nil
-              return self
+            else
+              setup = Setup.build(store, default: -> { default_file_store }, tools:, inline_limit:, owner:)
+              drop_file_store_tools
+              @file_store_files = ChatFiles.new(setup, on_write: method(:file_store_written))
+              with_tools(*setup.tools)
             end
-
-            setup = Setup.build(store, default: -> { default_file_store }, tools:, inline_limit:, owner:)
-            drop_file_store_tools
-            @file_store_files = ChatFiles.new(setup, on_write: method(:file_store_written))
-            with_tools(*setup.tools)
+            # run_code (CodeExecution::ChatExtension) follows the new store.
+            code_execution_follow_store if respond_to?(:code_execution_follow_store, true)
             self
           end
 

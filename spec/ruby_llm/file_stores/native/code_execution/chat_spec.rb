@@ -54,6 +54,23 @@ RSpec.describe RubyLLM::FileStore::CodeExecution::ChatExtension do
     expect(chat.written).to eq([])
   end
 
+  it 'follows the chat store: a new store gets run_code over it, with the same options; removing it removes run_code' do
+    chat = chat_class.new
+    chat.file_store = RubyLLM::FileStore::Memory.new
+    chat.with_code_execution(**CodeExecutionHelper::FAST.merge(timeout: 7))
+    first_tool = chat.tools[:run_code]
+    chat.file_store = RubyLLM::NativeDir.new(File.join(@tmp, 'next'))
+    chat.send(:code_execution_follow_store)
+    expect(chat.code_execution.store).to equal(chat.file_store)
+    expect(chat.code_execution.limits).to include(timeout: 7)
+    expect(chat.tools[:run_code]).not_to equal(first_tool)
+    chat.tools[:run_code].call('language' => 'shell', 'code' => 'echo hi > moved.txt')
+    expect(chat.file_store.list.map(&:path)).to eq(['moved.txt'])
+    chat.file_store = nil
+    chat.send(:code_execution_follow_store)
+    expect([chat.code_execution, chat.tools]).to eq([nil, {}])
+  end
+
   it 'installs into RubyLLM::Chat only when ruby_llm is loaded, once' do
     expect(described_class.install).to eq(RubyLLM.const_defined?(:Chat) && RubyLLM::Chat.is_a?(Class))
   end
