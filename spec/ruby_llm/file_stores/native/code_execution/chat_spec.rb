@@ -87,11 +87,15 @@ RSpec.describe RubyLLM::FileStore::CodeExecution::ChatExtension do
         e.message
       end
       chat.with_file_store(:memory).with_code_execution(python: false)
+      tool = chat.tools[:run_code].class.superclass.name
+      moved = chat.with_file_store(:memory).code_execution.store.equal?(chat.file_store)
+      chat.with_file_store(nil)
       { included: RubyLLM::Chat.include?(RubyLLM::FileStore::CodeExecution::ChatExtension),
-        again: RubyLLM::FileStore::CodeExecution::ChatExtension.install, error:,
-        tool: chat.tools[:run_code].class.superclass.name }
+        again: RubyLLM::FileStore::CodeExecution::ChatExtension.install, error:, tool:, moved:,
+        after_nil: chat.tools.keys.map(&:to_s) }
     end
-    expect(facts).to eq(included: true, again: true, error: facts[:error], tool: 'RubyLLM::Tool')
+    expect(facts).to eq(included: true, again: true, error: facts[:error], tool: 'RubyLLM::Tool', moved: true,
+                        after_nil: [])
     expect(facts[:error]).to include('with_file_store first')
   end
 end
