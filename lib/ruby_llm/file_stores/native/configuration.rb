@@ -42,16 +42,36 @@ module RubyLLM
       # Adds the setting to ruby_llm's Configuration when ruby_llm is loaded,
       # or provides RubyLLM.configure and RubyLLM.config when it is not.
       # Safe to call again (after ruby_llm is required later).
+      #
+      # The stand-in keeps its object in an instance variable of its own, not
+      # ruby_llm's @config: when ruby_llm is required later, its
+      # RubyLLM.config must build its own Configuration, not return the
+      # stand-in. Converters registered before that move over to it.
       def self.install_configuration!
         if defined?(RubyLLM::Configuration)
           RubyLLM::Configuration.include(ConverterSettings) unless RubyLLM::Configuration.include?(ConverterSettings)
+          adopt_stand_in_settings
         elsif !RubyLLM.respond_to?(:config)
           RubyLLM.singleton_class.class_eval do
-            define_method(:config) { @config ||= RubyLLM::FileStores::Native::Configuration.new }
+            define_method(:config) do
+              # Not @config: see above.
+              @file_stores_native_config ||= RubyLLM::FileStores::Native::Configuration.new # rubocop:disable Naming/MemoizedInstanceVariableName
+            end
             define_method(:configure) { |&block| block&.call(config) }
           end
         end
       end
+
+      # Moves converters registered with the stand-in to ruby_llm's config.
+      def self.adopt_stand_in_settings
+        return unless RubyLLM.instance_variable_defined?(:@file_stores_native_config)
+
+        stand_in = RubyLLM.remove_instance_variable(:@file_stores_native_config)
+        return unless stand_in && RubyLLM.respond_to?(:config) && !RubyLLM.config.equal?(stand_in)
+
+        RubyLLM.config.file_converters = stand_in.file_converters.merge(RubyLLM.config.file_converters)
+      end
+      private_class_method :adopt_stand_in_settings
 
       # The converters registered in RubyLLM.config (an empty Hash when none).
       def self.registered_converters
