@@ -66,6 +66,8 @@ pub const BATCH: usize = 64;
 const AHEAD: usize = 4 * BATCH;
 /// Files the walk may list ahead of the report.
 const LISTED_AHEAD: usize = AHEAD + BATCH;
+/// Files the walk lists before it queues them, unless the search waits.
+const PUSH_CHUNK: usize = 16;
 
 /// What to search for, and how much to show.
 #[derive(Debug, Clone)]
@@ -247,11 +249,14 @@ impl Search {
                 let mut walk = Walk {
                     glob,
                     texts,
+                    pending: Vec::new(),
                     unnamed: Vec::new(),
                     pipeline: &pipeline,
                     cancel,
                 };
-                let walked = walk.folder(Arc::new(dir), folder);
+                let walked = walk
+                    .folder(Arc::new(dir), folder)
+                    .map(|more| more && walk.flush());
                 (walked, walk.unnamed)
             });
             // Whatever ends the search halts the pipeline, which stops the walk.
@@ -446,6 +451,9 @@ type Item<'t> = (String, Source<'t>);
 struct Walk<'t, 's> {
     glob: Option<&'t PathGlob>,
     texts: &'t HashMap<String, Vec<u8>>,
+    /// Files listed and not yet queued: queued [`PUSH_CHUNK`] at a time, or
+    /// at once when the search waits for them.
+    pending: Vec<Item<'t>>,
     unnamed: Vec<String>,
     pipeline: &'s Pipeline<Item<'t>, Outcome>,
     cancel: &'s Cancel,
@@ -489,11 +497,17 @@ impl<'t> Walk<'t, '_> {
                     .get(&path)
                     .map_or(Source::NoText, |t| Source::Text(t))
             };
-            if !self.pipeline.push((path, source)) {
+            self.pending.push((path, source));
+            if (self.pending.len() >= PUSH_CHUNK || self.pipeline.hungry()) && !self.flush() {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// Queues the pending files; false once the search stopped.
+    fn flush(&mut self) -> bool {
+        self.pending.is_empty() || self.pipeline.push_all(&mut self.pending)
     }
 }
 

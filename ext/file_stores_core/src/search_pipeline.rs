@@ -31,7 +31,7 @@
 //! is deterministic.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
@@ -86,6 +86,8 @@ pub(super) struct Pipeline<I, O> {
     /// Helpers wait here for the producer.
     helpers: Condvar,
     halted: AtomicBool,
+    /// Threads waiting for an item or an outcome (for [`Pipeline::hungry`]).
+    waiting: AtomicUsize,
     ahead: usize,
     capacity: usize,
 }
@@ -113,6 +115,7 @@ impl<I, O> Pipeline<I, O> {
             producer: Condvar::new(),
             helpers: Condvar::new(),
             halted: AtomicBool::new(false),
+            waiting: AtomicUsize::new(0),
             ahead,
             capacity: capacity.max(ahead),
         }
@@ -154,9 +157,11 @@ impl<I, O> Pipeline<I, O> {
         self.helpers.notify_all();
     }
 
-    /// Queues `item` (the producer's side), waiting while `capacity` items
-    /// are queued. False once the pipeline halted: stop producing.
-    pub(super) fn push(&self, item: I) -> bool {
+    /// Queues `items` (the producer's side), emptying it, after waiting
+    /// while `capacity` items are queued. False once the pipeline halted:
+    /// stop producing. Queuing several at a time takes the lock, and wakes
+    /// threads, less often.
+    pub(super) fn push_all(&self, items: &mut Vec<I>) -> bool {
         let mut st = self.state.lock();
         while st.slots.len() >= self.capacity && !st.halted {
             st.producer_waits = true;
@@ -164,18 +169,32 @@ impl<I, O> Pipeline<I, O> {
             st.producer_waits = false;
         }
         if st.halted || st.closed {
+            items.clear();
             return false;
         }
-        st.slots.push_back(Slot::Queued(item));
-        if self.claimable(&st) > 0 {
+        st.slots.extend(items.drain(..).map(Slot::Queued));
+        let claimable = self.claimable(&st);
+        if claimable > 0 {
             if st.idle_helpers > 0 {
-                self.helpers.notify_one();
+                if claimable >= st.idle_helpers {
+                    self.helpers.notify_all();
+                } else {
+                    for _ in 0..claimable {
+                        self.helpers.notify_one();
+                    }
+                }
             }
             if st.drainer_waits {
                 self.drainer.notify_one();
             }
         }
         true
+    }
+
+    /// Whether a thread waits for items: a producer that holds some back
+    /// should queue them now.
+    pub(super) fn hungry(&self) -> bool {
+        self.waiting.load(Ordering::Relaxed) > 0
     }
 
     /// Says no more items will come (the producer's side).
@@ -251,7 +270,9 @@ impl<I, O> Pipeline<I, O> {
                 break;
             }
             st.idle_helpers += 1;
+            self.waiting.fetch_add(1, Ordering::Relaxed);
             self.helpers.wait(&mut st);
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
             st.idle_helpers -= 1;
         }
         drop(st);
@@ -280,9 +301,15 @@ impl<I, O> Pipeline<I, O> {
         self.state.lock().max_helpers = helpers;
         let mut searcher = None;
         let mut ready = Vec::new();
+        // The outcome of the item the drainer searched last, completed at
+        // the next lock, which also takes the outcomes and the next claim.
+        let mut searched = None;
         loop {
             check()?;
             let mut st = self.state.lock();
+            if let Some((seq, item, outcome)) = searched.take() {
+                self.complete(&mut st, seq, item, outcome);
+            }
             if st.broken {
                 return Err(broken());
             }
@@ -293,8 +320,7 @@ impl<I, O> Pipeline<I, O> {
                     drop(st);
                     self.start_helpers(start, spawn);
                     let outcome = work(searcher.get_or_insert_with(&init), &item);
-                    let mut st = self.state.lock();
-                    self.complete(&mut st, seq, item, outcome);
+                    searched = Some((seq, item, outcome));
                     continue;
                 }
                 if st.closed && st.slots.is_empty() {
@@ -303,7 +329,9 @@ impl<I, O> Pipeline<I, O> {
                 // Nothing to take or to search (so no helper to start
                 // either): wait for the head outcome, an item, or the end.
                 st.drainer_waits = true;
+                self.waiting.fetch_add(1, Ordering::Relaxed);
                 self.drainer.wait_for(&mut st, DRAINER_NAP);
+                self.waiting.fetch_sub(1, Ordering::Relaxed);
                 st.drainer_waits = false;
                 continue;
             }

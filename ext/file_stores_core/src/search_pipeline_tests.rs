@@ -81,11 +81,16 @@ fn a_producer_thread_feeds_items_in_order_within_its_capacity() {
     let end = thread::scope(|scope| {
         scope.spawn(|| {
             let _close = CloseOnDrop(&pipeline);
-            for i in 0..n {
-                jitter(i);
-                // Never more than `capacity` queued and not yet taken.
-                assert!(i as usize <= consumed.load(Ordering::SeqCst) + capacity + ahead);
-                assert!(pipeline.push(i));
+            let mut rng = fastrand::Rng::with_seed(5);
+            let mut next = 0;
+            while next < n {
+                jitter(next);
+                // Never more than `capacity` queued (plus the chunk being
+                // queued) past the outcomes the drainer holds (`ahead`).
+                assert!(next as usize <= consumed.load(Ordering::SeqCst) + capacity + ahead + 5);
+                let chunk: Vec<u64> = (next..n.min(next + rng.u64(1..6))).collect();
+                next += chunk.len() as u64;
+                assert!(pipeline.push_all(&mut chunk.clone()));
             }
         });
         drain_all(
@@ -119,7 +124,7 @@ fn stopping_at_a_cap_wastes_little_and_stops_the_producer() {
         let producer = scope.spawn(|| {
             let _close = CloseOnDrop(&pipeline);
             let mut pushed = 0u64;
-            while pipeline.push(pushed) {
+            while pipeline.push_all(&mut vec![pushed]) {
                 pushed += 1;
             }
             pushed
@@ -242,5 +247,93 @@ fn a_panicking_item_ends_the_search_instead_of_hanging_it() {
             matches!(result, Err(_) | Ok(Err(_))),
             "round {round}: {result:?}"
         );
+    }
+}
+
+// The search itself, through the pipeline.
+
+use crate::cancel::Cancel;
+use crate::search::{Options, Search};
+
+fn many_docs(n: usize) -> Vec<(String, Option<Vec<u8>>)> {
+    (0..n)
+        .map(|i| {
+            let text = format!("line {i}\nhit {i}\n{}", "filler text\n".repeat(i % 50));
+            (
+                format!("d{:02}/f{i:05}.txt", i % 37),
+                Some(text.into_bytes()),
+            )
+        })
+        .collect()
+}
+
+fn uncapped() -> Options {
+    Options {
+        max_matches: None,
+        max_chars: None,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn a_feed_cancelled_half_way_goes_on_where_it_stopped() {
+    let docs = many_docs(4000);
+    let search = Search::new("hit", uncapped()).unwrap();
+    let whole = search.texts(&docs, None, &Cancel::new()).unwrap();
+    let mut partial = 0;
+    for delay in [0, 50, 200, 500, 1000, 3000] {
+        let mut report = search.report();
+        let mut fed = 0;
+        let cancel = Cancel::new();
+        let first = thread::scope(|scope| {
+            scope.spawn(|| {
+                thread::sleep(Duration::from_micros(delay));
+                cancel.cancel();
+            });
+            search.feed_from(&mut report, &docs, None, &cancel, &mut fed)
+        });
+        if let Err(e) = first {
+            assert!(e.is_cancelled());
+            partial += usize::from(fed > 0 && fed < docs.len());
+            // As the binding does after an interrupt that raised nothing.
+            let again = search.feed_from(&mut report, &docs, None, &Cancel::new(), &mut fed);
+            assert!(again.unwrap(), "the search goes on");
+        }
+        assert_eq!(fed, docs.len());
+        assert_eq!(report.finish(), whole, "cancelled after {delay} us");
+    }
+    eprintln!("{partial} of 6 feeds were cancelled half-way");
+}
+
+#[test]
+fn a_deadline_shows_a_prefix_of_the_output_with_no_gap() {
+    let docs = many_docs(20_000);
+    let whole = Search::new("hit", uncapped())
+        .unwrap()
+        .texts(&docs, None, &Cancel::new())
+        .unwrap();
+    for ms in [0, 1, 3, 10] {
+        let opts = Options {
+            deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            ..uncapped()
+        };
+        let out = Search::new("hit", opts)
+            .unwrap()
+            .texts(&docs, None, &Cancel::new())
+            .unwrap();
+        let Some(at) = out.find("[Stopped: the search ran out of time after ") else {
+            assert_eq!(out, whole, "finished within {ms} ms");
+            continue;
+        };
+        let (lines, note) = out.split_at(at);
+        let lines = lines.strip_prefix("No matches.\n").unwrap_or(lines);
+        assert!(whole.starts_with(lines), "a gap in the output at {ms} ms");
+        let files: usize = note["[Stopped: the search ran out of time after ".len()..]
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        // Each file has one hit here: the files covered are the lines shown.
+        assert_eq!(files, lines.lines().count(), "{note}");
     }
 }
