@@ -59,8 +59,8 @@ pub const MAX_LINE_CHARS: usize = 500;
 pub const HEAP_LIMIT: usize = 64 << 20;
 /// Room kept for the closing notes within `max_chars`.
 const NOTE_ROOM: usize = 700;
-/// Texts a caller should hand [`Search::feed`] at a time, at least.
-pub const BATCH: usize = 64;
+/// The unit of look-ahead: a group of files.
+const BATCH: usize = 64;
 /// Files searched at most this many places past the one the report takes
 /// next: bounds the work a capped search wastes, and the outcomes held.
 const AHEAD: usize = 4 * BATCH;

@@ -15,10 +15,12 @@
 //!   outcome is ready, so a search never waits for a helper to be scheduled
 //!   and finishes even with no helper at all.
 //! - Helpers are jobs on the process's pool ([`crate::pool`]), started by
-//!   the drainer while there is work for them. A helper never blocks the
-//!   pool for long: it leaves as soon as nothing may be claimed, except
-//!   while the listing is merely behind, and the drainer starts it again
-//!   when there is work. So concurrent searches share the pool.
+//!   the drainer while there is work for them. A helper never holds a pool
+//!   thread for long: it leaves as soon as nothing may be claimed (except
+//!   while the listing is merely behind), and after a turn of a few
+//!   milliseconds in any case; the drainer starts it again, through the
+//!   pool's shared queue, behind the jobs other searches queued meanwhile.
+//!   So a short search is not held up by a long one running beside it.
 //! - Look-ahead is bounded: items at most `ahead` places past the head may
 //!   be claimed, and the producer (the folder walk) may queue at most
 //!   `capacity` items, so a capped search does little wasted work and memory
@@ -32,9 +34,13 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
+
+/// How long a helper may hold a pool thread before it leaves, to be started
+/// again behind the jobs other searches queued meanwhile.
+const HELPER_TURN: Duration = Duration::from_millis(5);
 
 /// How long the drainer sleeps before it looks at the cancel flag again,
 /// should no thread wake it (a safety net: every change that matters to it
@@ -246,16 +252,20 @@ impl<I, O> Pipeline<I, O> {
     }
 
     /// A helper's loop: claims, searches and completes items until nothing
-    /// may be claimed (or, while the producer is behind, until it has
-    /// more). `init` makes the helper's searcher on its first item.
+    /// may be claimed (waiting while the producer is merely behind), or
+    /// its turn ends. `init` makes the helper's searcher on its first item.
     pub(super) fn help<S>(&self, init: impl Fn() -> S, work: impl Fn(&mut S, &I) -> O) {
         let mut guard = Leaving {
             pipeline: self,
             item_held: false,
         };
         let mut searcher = None;
+        let turn_ends = Instant::now() + HELPER_TURN;
         let mut st = self.state.lock();
         loop {
+            if Instant::now() >= turn_ends {
+                break;
+            }
             if let Some((seq, item)) = self.claim(&mut st) {
                 guard.item_held = true;
                 drop(st);
@@ -271,7 +281,7 @@ impl<I, O> Pipeline<I, O> {
             }
             st.idle_helpers += 1;
             self.waiting.fetch_add(1, Ordering::Relaxed);
-            self.helpers.wait(&mut st);
+            self.helpers.wait_until(&mut st, turn_ends);
             self.waiting.fetch_sub(1, Ordering::Relaxed);
             st.idle_helpers -= 1;
         }

@@ -207,6 +207,39 @@ fn a_deadline_ends_with_a_prefix_in_order() {
 }
 
 #[test]
+fn a_short_search_is_not_held_up_by_a_long_one_beside_it() {
+    let long_worked = AtomicUsize::new(0);
+    thread::scope(|scope| {
+        scope.spawn(|| {
+            // About a second of work for three threads, its helpers busy.
+            let pipeline = Pipeline::with_items(0..3000u64, 64);
+            let end = drain_all(
+                &pipeline,
+                |_| {
+                    thread::sleep(Duration::from_millis(1));
+                    long_worked.fetch_add(1, Ordering::SeqCst);
+                },
+                |_, ()| Ok(true),
+                || Ok(()),
+            );
+            assert_eq!(end, Ok(End::Finished));
+        });
+        thread::sleep(Duration::from_millis(50));
+        for _ in 0..5 {
+            // Its helpers wait in the pool's queue behind the long search's.
+            let pipeline = Pipeline::with_items(0..20u64, 64);
+            let end = drain_all(&pipeline, |_| (), |_, ()| Ok(true), || Ok(()));
+            assert_eq!(end, Ok(End::Finished));
+        }
+        let worked = long_worked.load(Ordering::SeqCst);
+        assert!(
+            worked < 2000,
+            "the short searches waited for the long one's helpers ({worked} of its items done)"
+        );
+    });
+}
+
+#[test]
 fn works_alone_without_helpers() {
     let pipeline = Pipeline::with_items(0..500u64, 8);
     let mut seen = Vec::new();
