@@ -24,6 +24,18 @@ pub fn install<R: Send>(work: impl FnOnce() -> R + Send) -> R {
     }
 }
 
+/// Runs `main` on the calling thread, handing it a scope whose `spawn`
+/// starts jobs on this process's pool, and how many threads that pool has;
+/// returns once `main` and every job it started are done. Without a pool
+/// (no threads left to spawn) `main` gets no scope and 0, and must do the
+/// work alone.
+pub fn scope<'s, R>(main: impl FnOnce(Option<&rayon::Scope<'s>>, usize) -> R) -> R {
+    match pool() {
+        Some(pool) => pool.in_place_scope(|scope| main(Some(scope), pool.current_num_threads())),
+        None => main(None, 0),
+    }
+}
+
 fn pool() -> Option<&'static ThreadPool> {
     let pid = std::process::id();
     // A panic elsewhere while holding the lock leaves the data intact.
@@ -52,5 +64,22 @@ mod tests {
         let sum: u64 = super::install(|| (1..=1000u64).into_par_iter().sum());
         assert_eq!(sum, 500_500);
         assert!(super::install(rayon::current_thread_index).is_some());
+    }
+
+    #[test]
+    fn scope_runs_jobs_on_the_pool_and_waits_for_them() {
+        let ran = std::sync::atomic::AtomicUsize::new(0);
+        let threads = super::scope(|scope, threads| {
+            let scope = scope.expect("a pool");
+            for _ in 0..8 {
+                scope.spawn(|_| {
+                    assert!(rayon::current_thread_index().is_some());
+                    ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                });
+            }
+            threads
+        });
+        assert!(threads >= 1);
+        assert_eq!(ran.load(std::sync::atomic::Ordering::Relaxed), 8);
     }
 }

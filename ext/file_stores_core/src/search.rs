@@ -21,21 +21,21 @@
 //!   size; a single line longer than [`HEAP_LIMIT`] is reported instead.
 //! - A deadline, and the [`Cancel`] flag, are checked between files and on
 //!   every read, so a long search stops promptly with what it covered.
-//! - Deterministic: files are visited in path order and searched in
-//!   parallel in ordered batches, so the output does not depend on threads.
+//! - Deterministic: files are visited in path order, searched in parallel
+//!   and reported in that order through an ordered pipeline (see
+//!   `search_pipeline.rs`), so the output does not depend on threads.
 
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
 use grep_matcher::Matcher;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
-use rayon::prelude::*;
 use rustix::fs::FileType;
 
 use crate::cancel::Cancel;
@@ -47,7 +47,11 @@ use crate::glob::PathGlob;
 #[path = "search_report.rs"]
 mod report;
 pub use report::Report;
-use report::{Lines, Outcome, Stop};
+use report::{Lines, Outcome};
+
+#[path = "search_pipeline.rs"]
+mod pipeline;
+use pipeline::{CloseOnDrop, End, Pipeline};
 
 /// Lines longer than this many characters are cut around the match.
 pub const MAX_LINE_CHARS: usize = 500;
@@ -55,10 +59,15 @@ pub const MAX_LINE_CHARS: usize = 500;
 pub const HEAP_LIMIT: usize = 64 << 20;
 /// Room kept for the closing notes within `max_chars`.
 const NOTE_ROOM: usize = 700;
-/// Files searched in parallel at a time, in path order.
-pub const BATCH: usize = 64;
-/// Batches the walk may list ahead of the search.
-const BATCHES_AHEAD: usize = 4;
+/// The unit of look-ahead: a group of files.
+const BATCH: usize = 64;
+/// Files searched at most this many places past the one the report takes
+/// next: bounds the work a capped search wastes, and the outcomes held.
+const AHEAD: usize = 4 * BATCH;
+/// Files the walk may list ahead of the report.
+const LISTED_AHEAD: usize = AHEAD + BATCH;
+/// Files the walk lists before it queues them, unless the search waits.
+const PUSH_CHUNK: usize = 16;
 
 /// What to search for, and how much to show.
 #[derive(Debug, Clone)]
@@ -173,6 +182,22 @@ impl Search {
         glob: Option<&PathGlob>,
         cancel: &Cancel,
     ) -> Result<bool> {
+        self.feed_from(report, docs, glob, cancel, &mut 0)
+    }
+
+    /// [`Search::feed`] that can be resumed: `fed` counts the docs (those
+    /// `glob` keeps, in path order) the report has taken, and the call
+    /// skips that many. A call that failed as cancelled has added a prefix
+    /// of the docs and counted it, so making it again with the same docs
+    /// and `fed` adds each file once.
+    pub fn feed_from<T: AsRef<[u8]>>(
+        &self,
+        report: &mut Report,
+        docs: &[(String, Option<T>)],
+        glob: Option<&PathGlob>,
+        cancel: &Cancel,
+        fed: &mut usize,
+    ) -> Result<bool> {
         if report.stop.is_some() {
             return Ok(false);
         }
@@ -180,22 +205,15 @@ impl Search {
             .filter(|&i| glob.is_none_or(|g| g.is_match(&docs[i].0)))
             .collect();
         order.sort_by(|&a, &b| docs[a].0.cmp(&docs[b].0));
-        for batch in order.chunks(BATCH) {
-            let items: Vec<(String, Source<'_>)> = batch
-                .iter()
-                .map(|&i| {
-                    let source = match &docs[i].1 {
-                        Some(text) => Source::Text(text.as_ref()),
-                        None => Source::NoText,
-                    };
-                    (docs[i].0.clone(), source)
-                })
-                .collect();
-            if !self.run_batch(items, report, cancel)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        let items = order.iter().skip(*fed).map(|&i| {
+            let source = match &docs[i].1 {
+                Some(text) => Source::Text(text.as_ref()),
+                None => Source::NoText,
+            };
+            (docs[i].0.clone(), source)
+        });
+        let pipeline = Pipeline::with_items(items, AHEAD);
+        Ok(self.run(&pipeline, report, cancel, fed)? == End::Finished)
     }
 
     /// Searches the visible files below `folder` of the store whose root is
@@ -221,40 +239,41 @@ impl Search {
             }
             Err(e) => return Err(e),
         };
-        // The walk runs on its own thread, a few batches ahead of the
-        // search, so listing folders overlaps searching files (as ripgrep's
-        // parallel walker does) while the output stays in path order.
-        let (batches, received) = mpsc::sync_channel(BATCHES_AHEAD);
-        let stop = AtomicBool::new(false);
-        let unnamed = thread::scope(|scope| {
+        // The walk runs on its own thread, ahead of the search, so listing
+        // folders overlaps searching files (as ripgrep's parallel walker
+        // does) while the output stays in path order.
+        let pipeline = Pipeline::new(AHEAD, LISTED_AHEAD);
+        let (searched, walked) = thread::scope(|scope| {
             let walker = scope.spawn(|| {
+                let _close = CloseOnDrop(&pipeline);
                 let mut walk = Walk {
                     glob,
                     texts,
                     pending: Vec::new(),
                     unnamed: Vec::new(),
-                    batches,
-                    stop: &stop,
+                    pipeline: &pipeline,
                     cancel,
                 };
-                if let Err(e) = walk
+                let walked = walk
                     .folder(Arc::new(dir), folder)
-                    .and_then(|_| walk.flush())
-                {
-                    let _ = walk.batches.send(Err(e));
-                }
-                walk.unnamed
+                    .map(|more| more && walk.flush());
+                (walked, walk.unnamed)
             });
-            let searched = self.search_batches(received, &mut report, cancel);
-            stop.store(true, Ordering::Release);
-            let unnamed = walker.join().map_err(|_| {
-                Error::io(
-                    folder,
-                    io::Error::other("the folder walk failed unexpectedly"),
-                )
-            });
-            searched.and(unnamed)
+            // Whatever ends the search halts the pipeline, which stops the walk.
+            let searched = self.run(&pipeline, &mut report, cancel, &mut 0);
+            (searched, walker.join())
+        });
+        let (walked, unnamed) = walked.map_err(|_| {
+            Error::io(
+                folder,
+                io::Error::other("the folder walk failed unexpectedly"),
+            )
         })?;
+        // A walk that failed fails the search, unless the search had
+        // already stopped at a cap before it got there.
+        if searched? == End::Finished {
+            walked?;
+        }
         report.unnamed.extend(unnamed);
         Ok(report.finish())
     }
@@ -280,54 +299,49 @@ impl Search {
         Report::new(self.opts.clone())
     }
 
-    /// Searches the batches the walk sends, in order, until the walk ends or
-    /// the report is full. Dropping `received` on return tells the walk to stop.
-    fn search_batches(
+    /// Searches the files of `pipeline` on this thread and the pool's, and
+    /// adds the outcomes to `report` in path order, counting them in `fed`,
+    /// until the files run out or the report is full.
+    fn run(
         &self,
-        received: mpsc::Receiver<Result<Batch<'_>>>,
+        pipeline: &Pipeline<Item<'_>, Outcome>,
         report: &mut Report,
         cancel: &Cancel,
-    ) -> Result<()> {
-        for batch in received {
-            if !self.run_batch(batch?, report, cancel)? {
-                break;
-            }
+        fed: &mut usize,
+    ) -> Result<End> {
+        if report.stop.is_some() {
+            return Ok(End::Stopped);
         }
-        Ok(())
+        let halted = pipeline.halt_flag();
+        let init = || self.searcher();
+        let work = |searcher: &mut Searcher, (path, source): &Item<'_>| {
+            self.search_one(searcher, path, source, cancel, halted)
+        };
+        let consume = |(path, _): Item<'_>, outcome| {
+            let more = report.add(path, outcome);
+            *fed += 1;
+            Ok(more)
+        };
+        crate::pool::scope(|scope, threads| {
+            let spawn = || {
+                if let Some(scope) = scope {
+                    scope.spawn(|_| pipeline.help(init, work));
+                }
+            };
+            pipeline.drain(
+                threads,
+                &spawn,
+                init,
+                work,
+                consume,
+                || cancel.check(),
+                || Error::io("", io::Error::other("a search thread failed unexpectedly")),
+            )
+        })
     }
 
-    /// Searches a batch in parallel and adds the results in order. Returns
-    /// false once the search should stop.
-    fn run_batch(
-        &self,
-        items: Vec<(String, Source<'_>)>,
-        report: &mut Report,
-        cancel: &Cancel,
-    ) -> Result<bool> {
-        if items.is_empty() {
-            return Ok(report.stop.is_none());
-        }
-        cancel.check()?;
-        if self.opts.deadline.is_some_and(|d| Instant::now() >= d) {
-            report.stop = Some(Stop::Deadline);
-            return Ok(false);
-        }
-        let outcomes: Vec<Outcome> = crate::pool::install(|| {
-            items
-                .par_iter()
-                .map_init(
-                    || self.searcher(),
-                    |searcher, (path, source)| self.search_one(searcher, path, source, cancel),
-                )
-                .collect()
-        });
-        cancel.check()?;
-        for ((path, _), outcome) in items.into_iter().zip(outcomes) {
-            if !report.add(path, outcome) {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+    fn past_deadline(&self) -> bool {
+        self.opts.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     fn searcher(&self) -> Searcher {
@@ -357,7 +371,11 @@ impl Search {
         path: &str,
         source: &Source<'_>,
         cancel: &Cancel,
+        halted: &AtomicBool,
     ) -> Outcome {
+        if cancel.is_cancelled() || self.past_deadline() {
+            return Outcome::Interrupted;
+        }
         let per_file = self.opts.max_matches.map(|m| m + 1);
         let mut sink = Collector {
             matcher: &self.matcher,
@@ -383,6 +401,7 @@ impl Search {
                     let reader = Guarded {
                         inner: *text,
                         cancel,
+                        halted,
                         deadline: self.opts.deadline,
                     };
                     searcher.search_reader(&self.matcher, reader, &mut sink)
@@ -395,6 +414,7 @@ impl Search {
                     let reader = Guarded {
                         inner: file,
                         cancel,
+                        halted,
                         deadline: self.opts.deadline,
                     };
                     searcher.search_reader(&self.matcher, reader, &mut sink)
@@ -408,7 +428,8 @@ impl Search {
             Ok(()) => Outcome::Hits(sink.lines, sink.matches),
             Err(_)
                 if cancel.is_cancelled()
-                    || self.opts.deadline.is_some_and(|d| Instant::now() >= d) =>
+                    || halted.load(Ordering::Acquire)
+                    || self.past_deadline() =>
             {
                 Outcome::Interrupted
             }
@@ -420,20 +441,21 @@ impl Search {
     }
 }
 
-/// Files to search, in path order, with where to read each.
-type Batch<'t> = Vec<(String, Source<'t>)>;
+/// A file to search, by path, with where to read it.
+type Item<'t> = (String, Source<'t>);
 
 /// The walk of a folder for [`Search::folder`], on its own thread: it lists
-/// folders in path order (a folder named `x` sorts as `x/`) and sends the
-/// files in batches that span folders, so a tree of small folders still
-/// searches many files at once.
+/// folders in path order (a folder named `x` sorts as `x/`) and queues the
+/// files in the search's pipeline, whatever folder they are in, so a tree
+/// of small folders still searches many files at once.
 struct Walk<'t, 's> {
     glob: Option<&'t PathGlob>,
     texts: &'t HashMap<String, Vec<u8>>,
-    pending: Batch<'t>,
+    /// Files listed and not yet queued: queued [`PUSH_CHUNK`] at a time, or
+    /// at once when the search waits for them.
+    pending: Vec<Item<'t>>,
     unnamed: Vec<String>,
-    batches: mpsc::SyncSender<Result<Batch<'t>>>,
-    stop: &'s AtomicBool,
+    pipeline: &'s Pipeline<Item<'t>, Outcome>,
     cancel: &'s Cancel,
 }
 
@@ -441,7 +463,7 @@ impl<'t> Walk<'t, '_> {
     /// Walks `dir`; false once the search no longer wants files.
     fn folder(&mut self, dir: Arc<OwnedFd>, rel: &str) -> Result<bool> {
         for (name, is_dir) in sorted_entries(&dir, rel, &mut self.unnamed)? {
-            if self.stop.load(Ordering::Acquire) || self.cancel.is_cancelled() {
+            if self.pipeline.halted() || self.cancel.is_cancelled() {
                 return Ok(false);
             }
             let path = if rel.is_empty() {
@@ -476,22 +498,16 @@ impl<'t> Walk<'t, '_> {
                     .map_or(Source::NoText, |t| Source::Text(t))
             };
             self.pending.push((path, source));
-            if self.pending.len() >= BATCH && !self.flush()? {
+            if (self.pending.len() >= PUSH_CHUNK || self.pipeline.hungry()) && !self.flush() {
                 return Ok(false);
             }
         }
         Ok(true)
     }
 
-    /// Sends the pending files; false when the search has stopped listening.
-    fn flush(&mut self) -> Result<bool> {
-        if self.pending.is_empty() {
-            return Ok(true);
-        }
-        Ok(self
-            .batches
-            .send(Ok(std::mem::take(&mut self.pending)))
-            .is_ok())
+    /// Queues the pending files; false once the search stopped.
+    fn flush(&mut self) -> bool {
+        self.pending.is_empty() || self.pipeline.push_all(&mut self.pending)
     }
 }
 
@@ -551,16 +567,21 @@ fn path_bytes(entry: &(String, bool)) -> impl Iterator<Item = &u8> {
     entry.0.as_bytes().iter().chain(separator)
 }
 
-/// A reader that stops when cancelled or past the deadline.
+/// A reader that stops when cancelled, when the search has stopped (its
+/// pipeline halted), or past the deadline.
 struct Guarded<'a, R> {
     inner: R,
     cancel: &'a Cancel,
+    halted: &'a AtomicBool,
     deadline: Option<Instant>,
 }
 
 impl<R: Read> Read for Guarded<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.cancel.is_cancelled()
+            || self.halted.load(Ordering::Acquire)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             return Err(io::Error::other("search interrupted"));
         }
         self.inner.read(buf)

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use file_stores_core::glob::PathGlob;
 use file_stores_core::path;
-use file_stores_core::search::{Report, Search, BATCH};
+use file_stores_core::search::{Report, Search};
 use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby};
 use parking_lot::Mutex;
 
@@ -14,10 +14,18 @@ use crate::errors::CoreError;
 use crate::nogvl::nogvl;
 use crate::search_options;
 
+/// Texts searched per call without the GVL, their strings held on this
+/// thread's stack meanwhile (8 KB). A part of this many is searched as one
+/// stream, with no pause between groups of texts.
+const PER_CALL: usize = 1024;
+
 struct State {
     search: Search,
     glob: Option<PathGlob>,
     report: Option<Report>,
+    /// How many texts of the part being fed the report has taken, so that
+    /// a call that nogvl starts again after an interrupt goes on from there.
+    fed: usize,
 }
 
 #[magnus::wrap(
@@ -43,6 +51,7 @@ impl TextSearch {
             search,
             glob,
             report,
+            fed: 0,
         })))
     }
 
@@ -50,9 +59,9 @@ impl TextSearch {
     fn feed(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
         let mut start = 0;
         while start < docs.len() {
-            let end = (start + BATCH).min(docs.len());
+            let end = (start + PER_CALL).min(docs.len());
             // The part's strings, held on this thread's stack for `text_of`.
-            let mut held: [Option<RString>; BATCH] = [None; BATCH];
+            let mut held: [Option<RString>; PER_CALL] = [None; PER_CALL];
             let mut paths = Vec::with_capacity(end - start);
             for (slot, i) in held.iter_mut().zip(start..end) {
                 let (path, text) = docs.entry::<(String, Option<RString>)>(i as isize)?;
@@ -67,18 +76,20 @@ impl TextSearch {
                 .zip(held.iter())
                 .map(|(path, text)| (path, text.as_ref().map(text_of)))
                 .collect();
-            // One batch per call without the GVL: a batch is added whole or
-            // not at all, so a call that nogvl starts again after an
-            // interrupt that raised nothing cannot add a file twice.
+            // A call that nogvl starts again after an interrupt that raised
+            // nothing skips the texts the report already took (`fed`), so
+            // no file is added twice.
+            rb_self.0.lock().fed = 0;
             let more = nogvl(ruby, |cancel| {
                 let mut state = rb_self.0.lock();
                 let State {
                     search,
                     glob,
                     report,
+                    fed,
                 } = &mut *state;
                 match report.as_mut() {
-                    Some(report) => search.feed(report, &part, glob.as_ref(), cancel),
+                    Some(report) => search.feed_from(report, &part, glob.as_ref(), cancel, fed),
                     None => Ok(false),
                 }
             })?;

@@ -13,8 +13,14 @@ module RubyLLM
     #
     #   RubyLLM::FileStore::Search.run(store, 'terminat(e|ion)', path: 'contracts', context: 1)
     module Search
-      # Files read and handed to the engine at a time.
+      # Files read and handed to the engine in the first part. Each later
+      # part is twice as large, up to MAX_PART files or PART_BYTES bytes: a
+      # capped search stops having read little, and a full scan crosses into
+      # the engine a few times only (each crossing ends with a wait for the
+      # engine's threads, long on a busy machine).
       PART = 64
+      MAX_PART = 1024
+      PART_BYTES = 32 << 20
 
       DEFAULTS = { case_sensitive: false, context: 0, files_only: false, max_matches: 100, max_chars: 20_000,
                    timeout: 10 }.freeze
@@ -65,10 +71,27 @@ module RubyLLM
         # answers texts_for_search(files) with [path, text or nil] pairs.
         def search_texts(store, pattern, folder, glob, settings)
           search = FileStores::Native::TextSearch.start(pattern, folder, nil, settings)
-          matching_files(store, folder, glob).each_slice(PART) do |files|
+          each_part(matching_files(store, folder, glob)) do |files|
             break unless search.feed(texts_of(store, files))
           end
           search.finish
+        end
+
+        # Yields +files+ in parts, in order, growing as said at PART.
+        def each_part(files)
+          start = 0
+          size = PART
+          while start < files.size
+            stop = start + 1
+            bytes = files[start].byte_size
+            while stop < files.size && stop - start < size && bytes + files[stop].byte_size <= PART_BYTES
+              bytes += files[stop].byte_size
+              stop += 1
+            end
+            yield files[start...stop]
+            start = stop
+            size = [size * 2, MAX_PART].min
+          end
         end
 
         def texts_of(store, files)

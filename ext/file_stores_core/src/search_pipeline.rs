@@ -1,0 +1,434 @@
+//! The ordered pipeline behind a search: items come in sequence (path)
+//! order, several threads search them at once, and the calling thread
+//! takes the outcomes in that same order, with no barrier between groups
+//! of items.
+//!
+//! Why: searching files in fixed batches and waiting for each batch to end
+//! stalls the whole search whenever one thread of the batch is descheduled
+//! (a busy machine), once per batch. Here nobody waits for a group:
+//!
+//! - Items sit in a queue in sequence order, each slot `Queued`, then
+//!   `Running` while a thread searches it, then `Done` with its outcome (a
+//!   reorder buffer). Threads claim the next queued item one at a time.
+//! - The calling thread is the drainer: it takes the `Done` outcomes at the
+//!   head, in order, and hands them on. It also searches, whenever no
+//!   outcome is ready, so a search never waits for a helper to be scheduled
+//!   and finishes even with no helper at all.
+//! - Helpers are jobs on the process's pool ([`crate::pool`]), started by
+//!   the drainer while there is work for them. A helper never holds a pool
+//!   thread for long: it leaves as soon as nothing may be claimed (except
+//!   while the listing is merely behind), and after a turn of a few
+//!   milliseconds in any case; the drainer starts it again, through the
+//!   pool's shared queue, behind the jobs other searches queued meanwhile.
+//!   So a short search is not held up by a long one running beside it.
+//! - Look-ahead is bounded: items at most `ahead` places past the head may
+//!   be claimed, and the producer (the folder walk) may queue at most
+//!   `capacity` items, so a capped search does little wasted work and memory
+//!   stays bounded whatever the tree.
+//! - Halting (the consumer said stop, an error, a cancel, a panic) stops
+//!   claims and producing at once; [`Pipeline::halted`] lets a search under
+//!   way stop reading early. Outcomes after a halt are never handed on.
+//!
+//! Output order is the sequence order, whatever the threads, so the output
+//! is deterministic.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
+
+/// How long a helper may hold a pool thread before it leaves, to be started
+/// again behind the jobs other searches queued meanwhile.
+const HELPER_TURN: Duration = Duration::from_millis(5);
+
+/// How long the drainer sleeps before it looks at the cancel flag again,
+/// should no thread wake it (a safety net: every change that matters to it
+/// wakes it).
+const DRAINER_NAP: Duration = Duration::from_millis(20);
+
+enum Slot<I, O> {
+    Queued(I),
+    Running,
+    Done(I, O),
+}
+
+struct State<I, O> {
+    /// From the head (sequence number `base`): `Running` or `Done` slots
+    /// up to `claimed`, `Queued` ones after.
+    slots: VecDeque<Slot<I, O>>,
+    base: u64,
+    claimed: usize,
+    /// No more items will be pushed.
+    closed: bool,
+    halted: bool,
+    /// Helper jobs started and not yet returned, and how many may be.
+    helpers: usize,
+    max_helpers: usize,
+    /// Helpers waiting for the producer.
+    idle_helpers: usize,
+    drainer_waits: bool,
+    producer_waits: bool,
+    /// A thread panicked while it held an item.
+    broken: bool,
+}
+
+/// What ended a drain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum End {
+    /// Every item was handed on.
+    Finished,
+    /// The consumer said stop.
+    Stopped,
+}
+
+/// See the module docs.
+pub(super) struct Pipeline<I, O> {
+    state: Mutex<State<I, O>>,
+    /// The drainer waits here for the head outcome, a claimable item, or the end.
+    drainer: Condvar,
+    /// The producer waits here for room.
+    producer: Condvar,
+    /// Helpers wait here for the producer.
+    helpers: Condvar,
+    halted: AtomicBool,
+    /// Threads waiting for an item or an outcome (for [`Pipeline::hungry`]).
+    waiting: AtomicUsize,
+    ahead: usize,
+    capacity: usize,
+}
+
+impl<I, O> Pipeline<I, O> {
+    /// An open pipeline: items at most `ahead` places past the head may be
+    /// searched, and the producer may queue `capacity` (at least `ahead`).
+    pub(super) fn new(ahead: usize, capacity: usize) -> Self {
+        let ahead = ahead.max(1);
+        Pipeline {
+            state: Mutex::new(State {
+                slots: VecDeque::new(),
+                base: 0,
+                claimed: 0,
+                closed: false,
+                halted: false,
+                helpers: 0,
+                max_helpers: 0,
+                idle_helpers: 0,
+                drainer_waits: false,
+                producer_waits: false,
+                broken: false,
+            }),
+            drainer: Condvar::new(),
+            producer: Condvar::new(),
+            helpers: Condvar::new(),
+            halted: AtomicBool::new(false),
+            waiting: AtomicUsize::new(0),
+            ahead,
+            capacity: capacity.max(ahead),
+        }
+    }
+
+    /// A closed pipeline holding `items` (no producer): every item is queued
+    /// at once, and still searched at most `ahead` places past the head.
+    pub(super) fn with_items(items: impl IntoIterator<Item = I>, ahead: usize) -> Self {
+        let pipeline = Pipeline::new(ahead, ahead);
+        {
+            let mut st = pipeline.state.lock();
+            st.slots.extend(items.into_iter().map(Slot::Queued));
+            st.closed = true;
+        }
+        pipeline
+    }
+
+    /// Whether the pipeline has stopped: a search under way may give up.
+    pub(super) fn halted(&self) -> bool {
+        self.halted.load(Ordering::Acquire)
+    }
+
+    /// The flag behind [`Pipeline::halted`], for readers that check it.
+    pub(super) fn halt_flag(&self) -> &AtomicBool {
+        &self.halted
+    }
+
+    /// Stops claims and producing, and wakes everyone.
+    pub(super) fn halt(&self) {
+        let mut st = self.state.lock();
+        self.halt_locked(&mut st);
+    }
+
+    fn halt_locked(&self, st: &mut State<I, O>) {
+        st.halted = true;
+        self.halted.store(true, Ordering::Release);
+        self.drainer.notify_all();
+        self.producer.notify_all();
+        self.helpers.notify_all();
+    }
+
+    /// Queues `items` (the producer's side), emptying it, after waiting
+    /// while `capacity` items are queued. False once the pipeline halted:
+    /// stop producing. Queuing several at a time takes the lock, and wakes
+    /// threads, less often.
+    pub(super) fn push_all(&self, items: &mut Vec<I>) -> bool {
+        let mut st = self.state.lock();
+        while st.slots.len() >= self.capacity && !st.halted {
+            st.producer_waits = true;
+            self.producer.wait(&mut st);
+            st.producer_waits = false;
+        }
+        if st.halted || st.closed {
+            items.clear();
+            return false;
+        }
+        st.slots.extend(items.drain(..).map(Slot::Queued));
+        let claimable = self.claimable(&st);
+        if claimable > 0 {
+            if st.idle_helpers > 0 {
+                if claimable >= st.idle_helpers {
+                    self.helpers.notify_all();
+                } else {
+                    for _ in 0..claimable {
+                        self.helpers.notify_one();
+                    }
+                }
+            }
+            if st.drainer_waits {
+                self.drainer.notify_one();
+            }
+        }
+        true
+    }
+
+    /// Whether a thread waits for items: a producer that holds some back
+    /// should queue them now.
+    pub(super) fn hungry(&self) -> bool {
+        self.waiting.load(Ordering::Relaxed) > 0
+    }
+
+    /// Says no more items will come (the producer's side).
+    pub(super) fn close(&self) {
+        let mut st = self.state.lock();
+        st.closed = true;
+        self.drainer.notify_all();
+        self.helpers.notify_all();
+    }
+
+    /// Queued items that may be claimed now.
+    fn claimable(&self, st: &State<I, O>) -> usize {
+        if st.halted {
+            return 0;
+        }
+        st.slots.len().min(self.ahead).saturating_sub(st.claimed)
+    }
+
+    fn claim(&self, st: &mut State<I, O>) -> Option<(u64, I)> {
+        if self.claimable(st) == 0 {
+            return None;
+        }
+        let at = st.claimed;
+        let slot = std::mem::replace(&mut st.slots[at], Slot::Running);
+        match slot {
+            Slot::Queued(item) => {
+                st.claimed += 1;
+                Some((st.base + at as u64, item))
+            }
+            other => {
+                // Slots past `claimed` are always queued; keep the state
+                // as it was should that ever not hold.
+                st.slots[at] = other;
+                None
+            }
+        }
+    }
+
+    fn complete(&self, st: &mut State<I, O>, seq: u64, item: I, outcome: O) {
+        let Some(at) = seq.checked_sub(st.base) else {
+            return;
+        };
+        if let Some(slot) = st.slots.get_mut(at as usize) {
+            *slot = Slot::Done(item, outcome);
+            if at == 0 && st.drainer_waits {
+                self.drainer.notify_one();
+            }
+        }
+    }
+
+    /// A helper's loop: claims, searches and completes items until nothing
+    /// may be claimed (waiting while the producer is merely behind), or
+    /// its turn ends. `init` makes the helper's searcher on its first item.
+    pub(super) fn help<S>(&self, init: impl Fn() -> S, work: impl Fn(&mut S, &I) -> O) {
+        let mut guard = Leaving {
+            pipeline: self,
+            item_held: false,
+        };
+        let mut searcher = None;
+        let turn_ends = Instant::now() + HELPER_TURN;
+        let mut st = self.state.lock();
+        loop {
+            if Instant::now() >= turn_ends {
+                break;
+            }
+            if let Some((seq, item)) = self.claim(&mut st) {
+                guard.item_held = true;
+                drop(st);
+                let outcome = work(searcher.get_or_insert_with(&init), &item);
+                st = self.state.lock();
+                self.complete(&mut st, seq, item, outcome);
+                guard.item_held = false;
+                continue;
+            }
+            let behind = !st.closed && !st.halted && st.slots.len() < self.ahead;
+            if !behind {
+                break;
+            }
+            st.idle_helpers += 1;
+            self.waiting.fetch_add(1, Ordering::Relaxed);
+            self.helpers.wait_until(&mut st, turn_ends);
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+            st.idle_helpers -= 1;
+        }
+        drop(st);
+        drop(guard);
+    }
+
+    /// The drainer's loop, on the calling thread: hands the outcomes to
+    /// `consume` in sequence order, searching items itself whenever none is
+    /// ready, and starting up to `helpers` helpers through `spawn` (each
+    /// call must run [`Pipeline::help`] once, on another thread) while there
+    /// is work for them. `consume` returns false to stop; `check`
+    /// (cancellation) is asked between items; `broken` is the error when a
+    /// helper panicked. Halts the pipeline on return, whatever ends it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn drain<S, E>(
+        &self,
+        helpers: usize,
+        spawn: &dyn Fn(),
+        init: impl Fn() -> S,
+        work: impl Fn(&mut S, &I) -> O,
+        mut consume: impl FnMut(I, O) -> Result<bool, E>,
+        check: impl Fn() -> Result<(), E>,
+        broken: impl FnOnce() -> E,
+    ) -> Result<End, E> {
+        let _halt = HaltOnDrop(self);
+        self.state.lock().max_helpers = helpers;
+        let mut searcher = None;
+        let mut ready = Vec::new();
+        // The outcome of the item the drainer searched last, completed at
+        // the next lock, which also takes the outcomes and the next claim.
+        let mut searched = None;
+        loop {
+            check()?;
+            let mut st = self.state.lock();
+            if let Some((seq, item, outcome)) = searched.take() {
+                self.complete(&mut st, seq, item, outcome);
+            }
+            if st.broken {
+                return Err(broken());
+            }
+            self.take_ready(&mut st, &mut ready);
+            let start = self.helpers_to_start(&mut st);
+            if ready.is_empty() {
+                if let Some((seq, item)) = self.claim(&mut st) {
+                    drop(st);
+                    self.start_helpers(start, spawn);
+                    let outcome = work(searcher.get_or_insert_with(&init), &item);
+                    searched = Some((seq, item, outcome));
+                    continue;
+                }
+                if st.closed && st.slots.is_empty() {
+                    return Ok(End::Finished);
+                }
+                // Nothing to take or to search (so no helper to start
+                // either): wait for the head outcome, an item, or the end.
+                st.drainer_waits = true;
+                self.waiting.fetch_add(1, Ordering::Relaxed);
+                self.drainer.wait_for(&mut st, DRAINER_NAP);
+                self.waiting.fetch_sub(1, Ordering::Relaxed);
+                st.drainer_waits = false;
+                continue;
+            }
+            drop(st);
+            self.start_helpers(start, spawn);
+            for (item, outcome) in ready.drain(..) {
+                check()?;
+                if !consume(item, outcome)? {
+                    return Ok(End::Stopped);
+                }
+            }
+        }
+    }
+
+    /// Moves the outcomes ready at the head into `ready`, and wakes the
+    /// producer once there is room for a good many items.
+    fn take_ready(&self, st: &mut State<I, O>, ready: &mut Vec<(I, O)>) {
+        while matches!(st.slots.front(), Some(Slot::Done(..))) {
+            if let Some(Slot::Done(item, outcome)) = st.slots.pop_front() {
+                ready.push((item, outcome));
+                st.base += 1;
+                st.claimed -= 1;
+            }
+        }
+        // Woken only at half capacity, so producer and drainer do not take
+        // turns item by item.
+        if st.producer_waits && st.slots.len() <= self.capacity / 2 {
+            self.producer.notify_one();
+        }
+    }
+
+    /// How many helpers to start now: one per claimable item beyond the
+    /// one the drainer takes, up to `max_helpers` running.
+    fn helpers_to_start(&self, st: &mut State<I, O>) -> usize {
+        let wanted = self.claimable(st).saturating_sub(1);
+        let start = wanted
+            .saturating_sub(st.idle_helpers)
+            .min(st.max_helpers.saturating_sub(st.helpers));
+        st.helpers += start;
+        start
+    }
+
+    fn start_helpers(&self, count: usize, spawn: &dyn Fn()) {
+        for _ in 0..count {
+            spawn();
+        }
+    }
+}
+
+/// Marks a helper gone; if it panicked holding an item, that item will
+/// never be done, so the pipeline is marked broken and halted.
+struct Leaving<'p, I, O> {
+    pipeline: &'p Pipeline<I, O>,
+    item_held: bool,
+}
+
+impl<I, O> Drop for Leaving<'_, I, O> {
+    fn drop(&mut self) {
+        let mut st = self.pipeline.state.lock();
+        st.helpers = st.helpers.saturating_sub(1);
+        if self.item_held {
+            st.broken = true;
+            self.pipeline.halt_locked(&mut st);
+        } else if st.drainer_waits {
+            self.pipeline.drainer.notify_one();
+        }
+    }
+}
+
+/// Closes the pipeline when the producer returns, or unwinds.
+pub(super) struct CloseOnDrop<'p, I, O>(pub(super) &'p Pipeline<I, O>);
+
+impl<I, O> Drop for CloseOnDrop<'_, I, O> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// Halts the pipeline when the drainer returns, or unwinds.
+struct HaltOnDrop<'p, I, O>(&'p Pipeline<I, O>);
+
+impl<I, O> Drop for HaltOnDrop<'_, I, O> {
+    fn drop(&mut self) {
+        self.0.halt();
+    }
+}
+
+#[cfg(test)]
+#[path = "search_pipeline_tests.rs"]
+mod tests;
