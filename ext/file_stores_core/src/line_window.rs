@@ -90,18 +90,18 @@ impl WindowBuilder {
                 return;
             }
             if self.line < self.first {
-                // Skip to the first wanted line.
-                let wanted = self.first - self.line;
-                let skip = usize::try_from(wanted - 1).unwrap_or(usize::MAX);
-                match memchr_iter(b'\n', bytes).nth(skip) {
-                    Some(at) => {
-                        self.line = self.first;
-                        bytes = &bytes[at + 1..];
+                // Skip to the first wanted line, counting lines in one pass.
+                let mut start = None;
+                for at in memchr_iter(b'\n', bytes) {
+                    self.line += 1;
+                    if self.line == self.first {
+                        start = Some(at + 1);
+                        break;
                     }
-                    None => {
-                        self.line += memchr_iter(b'\n', bytes).count() as u64;
-                        return;
-                    }
+                }
+                match start {
+                    Some(start) => bytes = &bytes[start..],
+                    None => return,
                 }
                 continue;
             }

@@ -45,8 +45,7 @@ module RubyLLM
       # numbers: +offset+ from 1, +limit+ from 0 or nil, +max_chars+ from 1 or nil.
       def self.check_arguments(offset, limit, max_chars)
         unless offset.is_a?(Integer) && offset >= 1
-          raise ArgumentError,
-                "offset must be an Integer from 1, not #{offset.inspect}"
+          raise ArgumentError, "offset must be an Integer from 1, not #{offset.inspect}"
         end
         unless limit.nil? || (limit.is_a?(Integer) && limit >= 0)
           raise ArgumentError, "limit must be nil or an Integer from 0, not #{limit.inspect}"

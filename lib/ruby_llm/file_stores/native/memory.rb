@@ -130,12 +130,13 @@ module RubyLLM
 
       private
 
-      # The entry this store sees among a path's entries: its owner's, else
-      # the one without an owner.
+      # The files this store sees, sorted by path (list keeps them until the next change).
       def sorted_files
         @entries.filter_map { |_, owners| visible(owners)&.file }.sort_by!(&:path)
       end
 
+      # The entry this store sees among a path's entries: its owner's, else
+      # the one without an owner.
       def visible(owners)
         return nil unless owners
 

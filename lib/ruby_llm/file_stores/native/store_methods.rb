@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require 'digest'
 require 'monitor'
 
 module RubyLLM
@@ -122,8 +121,9 @@ module RubyLLM
         def read_lines(path, offset: 1, limit: nil, max_chars: nil)
           RubyLLM::FileStore::LineWindow.check_arguments(offset, limit, max_chars)
           bytes = read(path)
-          RubyLLM::FileStore::LineWindow.of_text(Native.text_from_bytes(bytes), first: offset, limit:, max_chars:,
-                                                                                digest: Digest::SHA256.hexdigest(bytes))
+          text = Native.text_from_bytes(bytes)
+          digest = Native.sha256_hex(bytes)
+          RubyLLM::FileStore::LineWindow.of_text(text, first: offset, limit:, max_chars:, digest:)
         end
 
         # Runs the local (free) converters for the file at +path+ and keeps
