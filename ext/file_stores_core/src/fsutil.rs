@@ -141,6 +141,44 @@ pub fn read_all(file: &File, hint: u64, path: &str, cancel: &Cancel) -> Result<V
     }
 }
 
+/// Reads `file`, whose size was `size` when it was opened, into `buf`
+/// (emptied first) when that is under `limit` bytes; true when `buf` then
+/// holds all of it, false when the file is larger, or grew past what `buf`
+/// took, and the rest is still to be read from `file`.
+///
+/// A small file takes one `read` call, not the usual two or three (a
+/// reader's first bytes, the rest, then the empty read that says the end
+/// came): with the file's size known, a read that filled less than the
+/// room given, once `size` bytes are in, was at the end. Searching many
+/// small files spends much of its time in system calls, so this counts.
+pub fn read_small(
+    file: &File,
+    size: u64,
+    limit: usize,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    buf.clear();
+    let Some(size) = usize::try_from(size).ok().filter(|&s| s < limit) else {
+        return Ok(false);
+    };
+    // One byte more than the size, so that a file that did not grow is
+    // read whole with room to spare.
+    buf.reserve(size + 1);
+    loop {
+        let room = buf.capacity() - buf.len();
+        if room == 0 {
+            return Ok(false);
+        }
+        match rustix::io::read(file, rustix::buffer::spare_capacity(buf)) {
+            Ok(0) => return Ok(true),
+            Ok(n) if n < room && buf.len() >= size => return Ok(true),
+            Ok(_) => {}
+            Err(Errno::INTR) => {}
+            Err(e) => return Err(errno_to_io(e)),
+        }
+    }
+}
+
 /// The visible regular files and folders of `dir` (the store folder `rel`),
 /// in directory order: hidden names, "." and "..", names that are not UTF-8,
 /// links and other kinds are not store paths. Types come from the directory
@@ -186,4 +224,51 @@ pub fn visible_entries_noting(
         }
     }
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_small;
+    use std::fs::File;
+    use std::io::Read;
+
+    fn file_with(bytes: &[u8]) -> (tempfile::TempDir, File) {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("f");
+        std::fs::write(&path, bytes).unwrap();
+        let file = File::open(&path).unwrap();
+        (tmp, file)
+    }
+
+    #[test]
+    fn read_small_reads_a_small_file_whole_and_leaves_a_large_one() {
+        let mut buf = b"left over".to_vec();
+        let (_tmp, file) = file_with(b"hello\n");
+        assert!(read_small(&file, 6, 100, &mut buf).unwrap());
+        assert_eq!(buf, b"hello\n");
+        let (_tmp, file) = file_with(b"");
+        assert!(read_small(&file, 0, 100, &mut buf).unwrap());
+        assert!(buf.is_empty());
+        let (_tmp, file) = file_with(&[b'x'; 100]);
+        assert!(!read_small(&file, 100, 100, &mut buf).unwrap());
+        assert!(buf.is_empty(), "nothing read of a file at the limit");
+    }
+
+    #[test]
+    fn read_small_sees_a_file_that_grew_or_shrank_since_its_size() {
+        let body: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+        // Grew: told 10 bytes, it holds 5000. What was read, then the
+        // rest of the file, is all of it.
+        let mut buf = Vec::new();
+        let (_tmp, mut file) = file_with(&body);
+        assert!(!read_small(&file, 10, 100, &mut buf).unwrap());
+        assert!(!buf.is_empty() && buf.len() < body.len());
+        let mut all = buf.clone();
+        file.read_to_end(&mut all).unwrap();
+        assert_eq!(all, body);
+        // Shrank: told 90 bytes, it holds 40.
+        let (_tmp, file) = file_with(&body[..40]);
+        assert!(read_small(&file, 90, 100, &mut buf).unwrap());
+        assert_eq!(buf, &body[..40]);
+    }
 }

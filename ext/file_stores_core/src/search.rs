@@ -41,7 +41,7 @@ use rustix::fs::FileType;
 use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fsutil::{open_folder, open_regular, open_subdir, visible_entries_noting};
+use crate::fsutil::{open_folder, open_regular, open_subdir, read_small, visible_entries_noting};
 use crate::glob::PathGlob;
 
 #[path = "search_report.rs"]
@@ -53,10 +53,19 @@ use report::{Lines, Outcome};
 mod pipeline;
 use pipeline::{CloseOnDrop, End, Pipeline};
 
+#[path = "search_worker.rs"]
+mod worker;
+use worker::{Lent, Spares, Worker};
+
 /// Lines longer than this many characters are cut around the match.
 pub const MAX_LINE_CHARS: usize = 500;
 /// The longest line a search holds in memory; a longer one is reported.
 pub const HEAP_LIMIT: usize = 64 << 20;
+/// Files smaller than this are read whole, in one call, and searched as a
+/// slice; larger ones are searched in buffers, so memory stays flat.
+const WHOLE_FILE_LIMIT: usize = 1 << 20;
+/// How much of a slice grep-searcher sniffs for a NUL (its buffer size).
+const SNIFFED: usize = 64 << 10;
 /// Room kept for the closing notes within `max_chars`.
 const NOTE_ROOM: usize = 700;
 /// The unit of look-ahead: a group of files.
@@ -313,12 +322,16 @@ impl Search {
             return Ok(End::Stopped);
         }
         let halted = pipeline.halt_flag();
-        let init = || self.searcher();
-        let work = |searcher: &mut Searcher, (path, source): &Item<'_>| {
-            self.search_one(searcher, path, source, cancel, halted)
+        let spares = Spares::default();
+        let init = || spares.lend(|| self.worker());
+        let work = |worker: &mut Lent<'_>, (path, source): &Item<'_>| {
+            self.search_one(worker, spares.lines(), path, source, cancel, halted)
         };
-        let consume = |(path, _): Item<'_>, outcome| {
-            let more = report.add(path, outcome);
+        let consume = |(path, _): Item<'_>, outcome: Outcome| {
+            let more = report.add(path, &outcome);
+            if let Outcome::Hits(lines, _) = outcome {
+                spares.give_back(lines);
+            }
             *fed += 1;
             Ok(more)
         };
@@ -344,8 +357,10 @@ impl Search {
         self.opts.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    fn searcher(&self) -> Searcher {
-        SearcherBuilder::new()
+    /// A thread's searcher, and its own copy of the matcher (see
+    /// `search_worker.rs`).
+    fn worker(&self) -> Worker {
+        let searcher = SearcherBuilder::new()
             .line_number(true)
             .before_context(if self.opts.files_only {
                 0
@@ -360,14 +375,20 @@ impl Search {
             .binary_detection(BinaryDetection::quit(b'\0'))
             .heap_limit(Some(HEAP_LIMIT))
             .memory_map(grep_searcher::MmapChoice::never())
-            .build()
+            .build();
+        Worker {
+            searcher,
+            matcher: self.matcher.clone(),
+            buffer: Vec::new(),
+        }
     }
 
-    /// Searches one file with `searcher`, which is reused across the files
-    /// of a rayon job so its buffers are allocated once.
+    /// Searches one file with `worker`, formatting its output lines into
+    /// `lines` (an empty buffer).
     fn search_one(
         &self,
-        searcher: &mut Searcher,
+        worker: &mut Worker,
+        lines: Lines,
         path: &str,
         source: &Source<'_>,
         cancel: &Cancel,
@@ -377,8 +398,14 @@ impl Search {
             return Outcome::Interrupted;
         }
         let per_file = self.opts.max_matches.map(|m| m + 1);
+        let Worker {
+            searcher,
+            matcher,
+            buffer,
+        } = worker;
+        let matcher = &*matcher;
         let mut sink = Collector {
-            matcher: &self.matcher,
+            matcher,
             path,
             files_only: self.opts.files_only,
             max_matches: if self.opts.files_only {
@@ -387,7 +414,7 @@ impl Search {
                 per_file
             },
             max_chars: self.opts.max_chars,
-            lines: Lines::default(),
+            lines,
             matches: 0,
             chars: 0,
             binary: false,
@@ -395,29 +422,28 @@ impl Search {
         let result = match source {
             Source::NoText => return Outcome::NoText,
             Source::Text(text) => {
-                if text.len() >= 2
-                    && (text.starts_with(b"\xff\xfe") || text.starts_with(b"\xfe\xff"))
-                {
-                    let reader = Guarded {
-                        inner: *text,
-                        cancel,
-                        halted,
-                        deadline: self.opts.deadline,
-                    };
-                    searcher.search_reader(&self.matcher, reader, &mut sink)
-                } else {
-                    searcher.search_slice(&self.matcher, text, &mut sink)
-                }
+                self.search_bytes(searcher, matcher, text, &mut sink, cancel, halted)
             }
             Source::Disk(dir, name) => match open_regular(&**dir, name, name) {
-                Ok(Some((file, _))) => {
-                    let reader = Guarded {
-                        inner: file,
-                        cancel,
-                        halted,
-                        deadline: self.opts.deadline,
-                    };
-                    searcher.search_reader(&self.matcher, reader, &mut sink)
+                Ok(Some((file, stat))) => {
+                    // A small file is read whole and searched as a slice; a
+                    // large one in buffers, after what was read of it.
+                    let size = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
+                    match read_small(&file, size, WHOLE_FILE_LIMIT, buffer) {
+                        Ok(true) => {
+                            self.search_bytes(searcher, matcher, buffer, &mut sink, cancel, halted)
+                        }
+                        Ok(false) => {
+                            let reader = Guarded {
+                                inner: buffer.as_slice().chain(file),
+                                cancel,
+                                halted,
+                                deadline: self.opts.deadline,
+                            };
+                            searcher.search_reader(matcher, reader, &mut sink)
+                        }
+                        Err(e) => return Outcome::Failed(e.to_string()),
+                    }
                 }
                 Ok(None) => return Outcome::Hits(Lines::default(), 0), // gone since listed
                 Err(e) => return Outcome::Failed(e.to_string()),
@@ -438,6 +464,40 @@ impl Search {
             }
             Err(e) => Outcome::Failed(e.to_string()),
         }
+    }
+}
+
+impl Search {
+    /// Searches bytes held whole: a text, or a small file read at once.
+    ///
+    /// Bytes that fit in what the searcher sniffs for a NUL ([`SNIFFED`])
+    /// are searched as a slice. Longer ones are read through the searcher's
+    /// buffers, as a file on disk is: a slice is sniffed in its first
+    /// buffer only (as ripgrep does with a memory map), a reader in every
+    /// buffer, so this way a text is binary, or not, whether it is searched
+    /// on disk or in memory, and whatever its size. UTF-16 with a BOM is
+    /// transcoded through a reader too; that reader stops when the search
+    /// is interrupted.
+    fn search_bytes(
+        &self,
+        searcher: &mut Searcher,
+        matcher: &RegexMatcher,
+        bytes: &[u8],
+        sink: &mut Collector<'_>,
+        cancel: &Cancel,
+        halted: &AtomicBool,
+    ) -> io::Result<()> {
+        let utf16 = bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff");
+        if utf16 || bytes.len() > SNIFFED {
+            let reader = Guarded {
+                inner: bytes,
+                cancel,
+                halted,
+                deadline: self.opts.deadline,
+            };
+            return searcher.search_reader(matcher, reader, sink);
+        }
+        searcher.search_slice(matcher, bytes, sink)
     }
 }
 

@@ -57,6 +57,13 @@ impl Lines {
     pub(super) fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
+
+    /// Empties the buffer, keeping its room.
+    pub(super) fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+        self.matches = 0;
+    }
 }
 
 /// Writes `n` in decimal without the formatting machinery, which costs
@@ -115,19 +122,19 @@ impl Report {
     }
 
     /// Adds one file's outcome; false once the search should stop.
-    pub(super) fn add(&mut self, path: String, outcome: Outcome) -> bool {
+    pub(super) fn add(&mut self, path: String, outcome: &Outcome) -> bool {
         self.searched += 1;
         match outcome {
             Outcome::NoText => self.no_text.push(path),
             Outcome::Binary => self.binary.push(path),
-            Outcome::Failed(why) => self.failed.push((path, why)),
+            Outcome::Failed(why) => self.failed.push((path, why.clone())),
             Outcome::Interrupted => {
                 self.stop = Some(Stop::Deadline);
                 self.searched -= 1;
                 return false;
             }
             Outcome::Hits(_, matches) if self.opts.files_only => {
-                if matches > 0 {
+                if *matches > 0 {
                     if self.opts.max_matches.is_some_and(|m| self.matches >= m) {
                         self.stop = Some(Stop::Matches);
                         return false;
@@ -146,10 +153,10 @@ impl Report {
                 if self.opts.context > 0 && !self.out.is_empty() && !self.push("--\n") {
                     return false;
                 }
-                if self.fits(&lines) {
+                if self.fits(lines) {
                     self.out.push_str(&lines.text);
                     self.matches += lines.matches;
-                } else if !self.add_lines(&lines) {
+                } else if !self.add_lines(lines) {
                     return false;
                 }
                 self.last = Some(path);

@@ -244,6 +244,73 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
 }
 
 #[test]
+fn files_on_disk_search_like_the_same_texts_small_or_large() {
+    // Small files are read whole and searched as slices; files of
+    // WHOLE_FILE_LIMIT bytes or more in buffers. Both give what searching
+    // the same bytes as texts gives.
+    let mut wide = vec![0xfe, 0xff];
+    for unit in "a wide hit\nno\nhit again\n".encode_utf16() {
+        wide.extend_from_slice(&unit.to_be_bytes());
+    }
+    let filler = "filler line without it\n".repeat(WHOLE_FILE_LIMIT / 20);
+    let large = format!("hit first\n{filler}crlf hit\r\n{filler}last hit");
+    let late_nul = format!("{filler}hit\n{filler}\0hit\n");
+    // Read whole from disk, yet its NUL is past what a slice is sniffed for.
+    let mid_nul = format!("hit\n{}\0\n", "x".repeat(SNIFFED + 100));
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("a.txt", b"one hit\ntwo\r\nthree hit".to_vec()),
+        ("b.txt", b"\xef\xbb\xbfbom hit\n".to_vec()),
+        ("c.txt", b"bad \xff hit\n".to_vec()),
+        ("d.txt", Vec::new()),
+        ("e.txt", b"x\0 hit\n".to_vec()),
+        ("large.log", large.into_bytes()),
+        ("late-nul.log", late_nul.into_bytes()),
+        ("mid-nul.log", mid_nul.into_bytes()),
+        ("wide.txt", wide),
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    let store = DirStore::open(tmp.path(), None).unwrap();
+    let c = Cancel::new();
+    for (path, bytes) in &files {
+        store.write(path, bytes, 1, &c).unwrap();
+    }
+    let docs: Vec<(String, Option<Vec<u8>>)> = files
+        .iter()
+        .map(|(p, b)| (p.to_string(), Some(b.clone())))
+        .collect();
+    for opts in [
+        Options::default(),
+        Options {
+            context: 1,
+            max_matches: None,
+            max_chars: None,
+            ..Options::default()
+        },
+        Options {
+            files_only: true,
+            ..Options::default()
+        },
+    ] {
+        let files_only = opts.files_only;
+        let search = Search::new("hit", opts).unwrap();
+        let on_disk = search
+            .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+            .unwrap();
+        assert_eq!(on_disk, search.texts(&docs, None, &c).unwrap());
+        for found in ["large.log", "wide.txt"] {
+            assert!(on_disk.lines().any(|l| l.starts_with(found)), "{on_disk}");
+        }
+        // Listing files stops at a file's first match, before a late NUL.
+        let binary = if files_only {
+            "Skipped 1 binary file: e.txt."
+        } else {
+            "Skipped 3 binary files: e.txt, late-nul.log, mid-nul.log."
+        };
+        assert!(on_disk.contains(binary), "{on_disk}");
+    }
+}
+
+#[test]
 fn feeding_in_parts_gives_the_same_output_and_stops_early() {
     let all: Vec<(String, Option<Vec<u8>>)> = (0..300)
         .map(|i| {
