@@ -33,7 +33,15 @@
 # BENCH_RUBY_RUNS, 3, for the slow plain-Ruby engine), the engines run
 # alternately within each repetition. Targets, checked at the end: full
 # scans within 1.3x of rg's wall time, at least 15x faster than plain Ruby,
-# and capped searches back within a few ms (10 ms here).
+# and searches that hit the cap early back within a few ms (10 ms here).
+#
+# A capped search hits the cap early when the plain-Ruby engine gets there
+# in under EARLY_SHARE (5%) of the time its rare-literal full scan of the
+# same corpus takes. One that must read further first (the real tree's
+# regex finds its 101st line after 2,725 files, 39 MB) is a partial scan,
+# held to the full-scan targets instead. The Memory corpus has no such
+# yardstick (its plain-Ruby time includes reading every text from the
+# store), and its capped searches stop early.
 #
 # Usage, from the repository root after `rake compile`:
 #
@@ -62,6 +70,7 @@ module SearchBench
   CAPS = { max_matches: 100, max_chars: 20_000 }.freeze
   UNCAPPED = { max_matches: nil, max_chars: nil }.freeze
   FEW_MS = 10.0
+  EARLY_SHARE = 0.05
   NOT_A_HIT = /\A(No matches\.|Skipped \d+ |Could not search |\[Stopped)/
 
   Case = Struct.new(:label, :pattern, :options, keyword_init: true) do
@@ -327,12 +336,25 @@ module SearchBench
     def ratio(slower, faster) = slower && faster ? format('%.2fx', slower / faster) : '-'
 
     def verdict(rows)
-      full = rows.reject(&:capped)
+      early, partial = classify(rows)
+      full = rows.reject(&:capped) + partial
       puts
       puts 'Verdict:'
-      check('full scans within 1.3x of rg', full.select(&:rg)) { |row| row.native <= row.rg * 1.3 }
-      check('at least 15x faster than plain Ruby (full scans)', full) { |row| row.ruby >= row.native * 15 }
-      check("capped searches within #{FEW_MS.to_i} ms", rows.select(&:capped)) { |row| row.native <= FEW_MS }
+      check('full and partial scans within 1.3x of rg', full.select(&:rg)) { |row| row.native <= row.rg * 1.3 }
+      check('at least 15x faster than plain Ruby (full and partial scans)', full) { |row| row.ruby >= row.native * 15 }
+      check("searches that hit the cap early within #{FEW_MS.to_i} ms", early) { |row| row.native <= FEW_MS }
+      partial.each { |row| puts "  (partial scan, the cap came late: #{row.corpus} #{row.label})" }
+    end
+
+    # The capped rows whose cap came early, and the partial scans.
+    def classify(rows) = rows.select(&:capped).partition { |row| early?(row, rows) }
+
+    # Whether a capped row's cap came early (see EARLY_SHARE).
+    def early?(row, rows)
+      full_scan = rows.find { |other| other.corpus == row.corpus && other.label.start_with?('rare literal') }
+      return true unless full_scan&.ruby && row.ruby && row.corpus != 'memory'
+
+      row.ruby < full_scan.ruby * EARLY_SHARE
     end
 
     def check(target, rows, &)
