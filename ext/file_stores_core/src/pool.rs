@@ -8,16 +8,43 @@
 //! parent's (threadless in the child) is leaked, never dropped, since
 //! dropping it would wait on threads that do not exist.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 static POOL: Mutex<Option<(u32, &'static ThreadPool)>> = Mutex::new(None);
 
+/// Calls of [`install`] and [`scope`] under way, across threads.
+static USERS: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether more than one call uses the pool now: a job that takes turns
+/// should then leave the pool after each, so the others' jobs run too.
+pub fn shared() -> bool {
+    USERS.load(Ordering::Relaxed) > 1
+}
+
+/// Counts a call of the pool while it lasts (and should it unwind).
+struct User;
+
+impl User {
+    fn enter() -> User {
+        USERS.fetch_add(1, Ordering::Relaxed);
+        User
+    }
+}
+
+impl Drop for User {
+    fn drop(&mut self) {
+        USERS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Runs `work` in this process's pool, so that `par_iter` and `rayon::join`
 /// inside it use threads that exist. Runs it on the calling thread when no
 /// pool can be built (no threads left to spawn).
 pub fn install<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    let _user = User::enter();
     match pool() {
         Some(pool) => pool.install(work),
         None => work(),
@@ -30,6 +57,7 @@ pub fn install<R: Send>(work: impl FnOnce() -> R + Send) -> R {
 /// (no threads left to spawn) `main` gets no scope and 0, and must do the
 /// work alone.
 pub fn scope<'s, R>(main: impl FnOnce(Option<&rayon::Scope<'s>>, usize) -> R) -> R {
+    let _user = User::enter();
     match pool() {
         Some(pool) => pool.in_place_scope(|scope| main(Some(scope), pool.current_num_threads())),
         None => main(None, 0),

@@ -16,11 +16,13 @@
 //!   and finishes even with no helper at all.
 //! - Helpers are jobs on the process's pool ([`crate::pool`]), started by
 //!   the drainer while there is work for them. A helper never holds a pool
-//!   thread for long: it leaves as soon as nothing may be claimed (except
-//!   while the listing is merely behind), and after a turn of a few
-//!   milliseconds in any case; the drainer starts it again, through the
+//!   thread for long while another call uses the pool: it leaves as soon as
+//!   nothing may be claimed (except while the listing is merely behind),
+//!   and at the end of a turn of a few milliseconds when the pool is shared
+//!   ([`crate::pool::shared`]); the drainer starts it again, through the
 //!   pool's shared queue, behind the jobs other searches queued meanwhile.
-//!   So a short search is not held up by a long one running beside it.
+//!   So a short search is not held up by a long one running beside it, and
+//!   a search alone does not pay for leaving and starting again.
 //! - Look-ahead is bounded: items at most `ahead` places past the head may
 //!   be claimed, and the producer (the folder walk) may queue at most
 //!   `capacity` items, so a capped search does little wasted work and memory
@@ -260,11 +262,15 @@ impl<I, O> Pipeline<I, O> {
             item_held: false,
         };
         let mut searcher = None;
-        let turn_ends = Instant::now() + HELPER_TURN;
+        let mut turn_ends = Instant::now() + HELPER_TURN;
         let mut st = self.state.lock();
         loop {
             if Instant::now() >= turn_ends {
-                break;
+                if crate::pool::shared() {
+                    break;
+                }
+                // Alone in the pool: leaving would only cost a wake-up.
+                turn_ends = Instant::now() + HELPER_TURN;
             }
             if let Some((seq, item)) = self.claim(&mut st) {
                 guard.item_held = true;
