@@ -4,9 +4,10 @@
 
 use std::fs::File;
 use std::io::Read;
+use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, OwnedFd};
 
-use rustix::fs::{openat, statat, AtFlags, Dir, FileType, Mode, OFlags, Stat};
+use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, RawDir, Stat};
 use rustix::io::Errno;
 
 use crate::cancel::Cancel;
@@ -183,6 +184,11 @@ pub fn read_small(
 /// in directory order: hidden names, "." and "..", names that are not UTF-8,
 /// links and other kinds are not store paths. Types come from the directory
 /// entry, or from `lstat` where the file system does not say.
+///
+/// `dir` must be a descriptor nothing has read entries from: they are read
+/// from where it stands, straight into a buffer on the stack, with no
+/// duplicate descriptor to make and close (a walk of a tree lists
+/// thousands of folders, and system calls are most of its time).
 pub fn visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, FileType)>> {
     visible_entries_noting(dir, rel, &mut Vec::new())
 }
@@ -195,9 +201,19 @@ pub fn visible_entries_noting(
     unnamed: &mut Vec<String>,
 ) -> Result<Vec<(String, FileType)>> {
     let mut entries = Vec::new();
-    let mut reader = Dir::read_from(dir).map_err(|e| Error::io(rel, errno_to_io(e)))?;
-    while let Some(entry) = reader.read() {
-        let entry = entry.map_err(|e| Error::io(rel, errno_to_io(e)))?;
+    // Enough for any entry (names are at most 255 bytes), and for a few
+    // hundred per system call.
+    let mut buf = [MaybeUninit::<u8>::uninit(); 16 << 10];
+    let mut reader = RawDir::new(dir, &mut buf);
+    while let Some(entry) = reader.next() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(Errno::INTR) => continue,
+            // The folder was removed since it was opened: it lists nothing
+            // more (as `std::fs::read_dir` and rustix's `Dir` have it).
+            Err(Errno::NOENT) => break,
+            Err(e) => return Err(Error::io(rel, errno_to_io(e))),
+        };
         let Ok(name) = entry.file_name().to_str() else {
             let lossy = String::from_utf8_lossy(entry.file_name().to_bytes());
             if !lossy.starts_with('.') {
@@ -228,7 +244,7 @@ pub fn visible_entries_noting(
 
 #[cfg(test)]
 mod tests {
-    use super::read_small;
+    use super::{open_folder, read_small, visible_entries};
     use std::fs::File;
     use std::io::Read;
 
@@ -270,5 +286,23 @@ mod tests {
         let (_tmp, file) = file_with(&body[..40]);
         assert!(read_small(&file, 90, 100, &mut buf).unwrap());
         assert_eq!(buf, &body[..40]);
+    }
+
+    #[test]
+    fn a_folder_removed_after_it_was_opened_lists_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("d")).unwrap();
+        std::fs::write(tmp.path().join("d/a.txt"), b"a").unwrap();
+        let root = rustix::fs::open(
+            tmp.path(),
+            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
+        let listed = open_folder(&root, "d", false).unwrap().unwrap();
+        assert_eq!(visible_entries(&listed, "d").unwrap().len(), 1);
+        let removed = open_folder(&root, "d", false).unwrap().unwrap();
+        std::fs::remove_dir_all(tmp.path().join("d")).unwrap();
+        assert!(visible_entries(&removed, "d").unwrap().is_empty());
     }
 }

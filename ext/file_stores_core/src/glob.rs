@@ -53,6 +53,13 @@ impl PathGlob {
             None => false,
         }
     }
+
+    /// Whether a glob of names only (no slash) rejects the name `name`
+    /// whatever its folder: a walk can then skip the file before it builds
+    /// its path.
+    pub fn rejects_name(&self, name: &str) -> bool {
+        self.names_only && !self.matcher.is_match(name)
+    }
 }
 
 #[cfg(test)]
@@ -64,6 +71,9 @@ mod tests {
         let g = PathGlob::new("*.md", "").unwrap();
         assert!(g.is_match("a.md") && g.is_match("deep/er/b.md"));
         assert!(!g.is_match("a.mdx"));
+        assert!(g.rejects_name("a.mdx") && !g.rejects_name("b.md"));
+        // A glob with a slash needs the path: it rejects no name alone.
+        assert!(!PathGlob::new("a/*.md", "").unwrap().rejects_name("x.txt"));
     }
 
     #[test]

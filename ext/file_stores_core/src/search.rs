@@ -526,6 +526,9 @@ impl<'t> Walk<'t, '_> {
             if self.pipeline.halted() || self.cancel.is_cancelled() {
                 return Ok(false);
             }
+            if !is_dir && self.glob.is_some_and(|g| g.rejects_name(&name)) {
+                continue;
+            }
             let path = if rel.is_empty() {
                 name.clone()
             } else {
@@ -618,13 +621,20 @@ fn sorted_entries(
         .map(|(name, kind)| (name, kind == FileType::Directory))
         .collect();
     // A folder sorts as "name/", so that the walk yields paths in order.
-    entries.sort_by(|a, b| path_bytes(a).cmp(path_bytes(b)));
+    entries.sort_unstable_by(path_order);
     Ok(entries)
 }
 
-fn path_bytes(entry: &(String, bool)) -> impl Iterator<Item = &u8> {
-    let separator: &[u8] = if entry.1 { b"/" } else { b"" };
-    entry.0.as_bytes().iter().chain(separator)
+/// The order of two entries of one folder as paths: a folder's name
+/// followed by "/". Names hold no "/" and differ, so past their common
+/// start one byte (or the end) decides.
+fn path_order(a: &(String, bool), b: &(String, bool)) -> std::cmp::Ordering {
+    let (x, y) = (a.0.as_bytes(), b.0.as_bytes());
+    let common = x.len().min(y.len());
+    x[..common].cmp(&y[..common]).then_with(|| {
+        let next = |name: &[u8], is_dir: bool| name.get(common).copied().or(is_dir.then_some(b'/'));
+        next(x, a.1).cmp(&next(y, b.1))
+    })
 }
 
 /// A reader that stops when cancelled, when the search has stopped (its

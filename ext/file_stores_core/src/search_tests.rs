@@ -367,3 +367,25 @@ fn names_files_whose_names_are_not_utf8() {
         "No matches.\nSkipped 1 file or folder whose name is not UTF-8: odd\u{fffd}.txt. Rename it to search it.\n"
     );
 }
+
+#[test]
+fn folder_entries_sort_as_their_paths() {
+    // A folder sorts as its name followed by "/": "a-b" < "a/" < "a0".
+    let names = [
+        "a", "a-b", "a.txt", "a0", "a b", "ab", "b", "é", "e", "", "aa", "a~",
+    ];
+    for x in names {
+        for y in names {
+            for (x_dir, y_dir) in [(false, false), (false, true), (true, false), (true, true)] {
+                if x == y && x_dir == y_dir {
+                    continue;
+                }
+                let as_path =
+                    |name: &str, dir: bool| format!("{name}{}", if dir { "/" } else { "" });
+                let expected = as_path(x, x_dir).cmp(&as_path(y, y_dir));
+                let got = path_order(&(x.to_string(), x_dir), &(y.to_string(), y_dir));
+                assert_eq!(got, expected, "{x:?} dir={x_dir} vs {y:?} dir={y_dir}");
+            }
+        }
+    }
+}
