@@ -5,15 +5,15 @@
 //! its relationships; file names say nothing about order), becomes a
 //! `## Slide N` heading, `## Slide N: Title` when it has a title
 //! placeholder, and `(hidden)` when it is left out of the show. Then come
-//! its text frames and tables in reading order ([`text`]), then its speaker
+//! its text frames and tables in reading order (`text.rs`), then its speaker
 //! notes under a `Notes:` line. A blank line separates slides.
 //!
 //! Bullets are inherited the simple way: paragraphs of body and content
 //! placeholders are bulleted (`- `) unless they or their slide layout's
-//! placeholder say `buNone` ([`layout`]; masters are not read, as they
+//! placeholder say `buNone` (`layout.rs`; masters are not read, as they
 //! bullet body text), and other shapes only where a paragraph has its own
 //! bullet. Automatic numbers are counted per text frame
-//! ([`numbering`]).
+//! (`numbering.rs`).
 
 mod layout;
 mod numbering;

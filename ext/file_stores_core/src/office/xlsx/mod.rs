@@ -10,7 +10,7 @@
 //! line break is quoted as Excel quotes it when copying (`"two␤lines"`,
 //! inner quotes doubled), so it cannot break the row apart.
 //!
-//! Values read as Excel shows what they mean (see [`format`]): dates and
+//! Values read as Excel shows what they mean (see `format.rs`): dates and
 //! times from the cell's number format (either date system), percentages,
 //! shortest round-trip numbers, `TRUE`/`FALSE`, error codes, formulas'
 //! cached results, shared and inline rich text. A merged range's value is
