@@ -19,8 +19,9 @@
 //!   characters.
 //! - Files are read in buffers, never whole, so memory stays flat in file
 //!   size; a single line longer than [`HEAP_LIMIT`] is reported instead.
-//! - A deadline, and the [`Cancel`] flag, are checked between files and on
-//!   every read, so a long search stops promptly with what it covered.
+//! - A deadline, and the [`Cancel`] flag, are checked between files, on
+//!   every read and at every folder the walk enters, so a long search stops
+//!   promptly with what it covered.
 //! - Deterministic: files are visited in path order, searched in parallel
 //!   and reported in that order through an ordered pipeline (see
 //!   `search_pipeline.rs`), so the output does not depend on threads.
@@ -30,7 +31,6 @@ use std::io::{self, Read};
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread;
 use std::time::Instant;
 
 use grep_matcher::Matcher;
@@ -45,17 +45,17 @@ use crate::glob::PathGlob;
 #[path = "search_report.rs"]
 mod report;
 pub use report::Report;
-use report::{Lines, Outcome};
+use report::{Lines, Outcome, Stop};
 
 #[path = "search_pipeline.rs"]
 mod pipeline;
-use pipeline::{CloseOnDrop, End, Pipeline};
+use pipeline::{End, Pipeline, Producer};
 
 #[path = "search_walk.rs"]
 mod walk;
 #[cfg(test)]
 use walk::path_order;
-use walk::{collect_needing_text, Walk};
+use walk::{collect_needing_text, Walk, Walked};
 
 #[path = "search_worker.rs"]
 mod worker;
@@ -79,8 +79,6 @@ const BATCH: usize = 64;
 const AHEAD: usize = 4 * BATCH;
 /// Files the walk may list ahead of the report.
 const LISTED_AHEAD: usize = AHEAD + BATCH;
-/// Files the walk lists before it queues them, unless the search waits.
-const PUSH_CHUNK: usize = 16;
 
 /// What to search for, and how much to show.
 #[derive(Debug, Clone)]
@@ -226,18 +224,18 @@ impl Search {
             (docs[i].0.clone(), source)
         });
         let pipeline = Pipeline::with_items(items, AHEAD);
-        Ok(self.run(&pipeline, report, cancel, fed)? == End::Finished)
+        Ok(self.run(&pipeline, None, report, cancel, fed)? == End::Finished)
     }
 
     /// Searches the visible files below `folder` of the store whose root is
     /// `root`, in path order, never following links. `texts` holds the
     /// extracted text of files whose format has none of its own.
-    pub fn folder(
+    pub fn folder<'t>(
         &self,
         root: &OwnedFd,
         folder: &str,
-        glob: Option<&PathGlob>,
-        texts: &HashMap<String, Vec<u8>>,
+        glob: Option<&'t PathGlob>,
+        texts: &'t HashMap<String, Vec<u8>>,
         cancel: &Cancel,
     ) -> Result<String> {
         let mut report = self.report();
@@ -252,42 +250,29 @@ impl Search {
             }
             Err(e) => return Err(e),
         };
-        // The walk runs on its own thread, ahead of the search, so listing
-        // folders overlaps searching files (as ripgrep's parallel walker
-        // does) while the output stays in path order.
+        // The walk lists on whenever the search wants more files; whatever
+        // ends the search ends the walk where it got to. A walk that fails
+        // fails the search, unless the search stopped at a cap before.
+        let mut walk = Walk::new(dir, folder, glob, texts)?;
+        let mut out_of_time = false;
+        let give_up = || cancel.is_cancelled() || self.past_deadline();
+        let mut produce = |files: &mut Vec<Item<'t>>, room: usize| -> Result<bool> {
+            match walk.fill(files, room, &give_up)? {
+                Walked::Filled => Ok(true),
+                Walked::Ended => Ok(false),
+                Walked::GaveUp => {
+                    cancel.check()?;
+                    out_of_time = true;
+                    Ok(false)
+                }
+            }
+        };
         let pipeline = Pipeline::new(AHEAD, LISTED_AHEAD);
-        let (searched, walked) = thread::scope(|scope| {
-            let walker = scope.spawn(|| {
-                let _close = CloseOnDrop(&pipeline);
-                let mut walk = Walk {
-                    glob,
-                    texts,
-                    pending: Vec::new(),
-                    unnamed: Vec::new(),
-                    pipeline: &pipeline,
-                    cancel,
-                };
-                let walked = walk
-                    .folder(Arc::new(dir), folder)
-                    .map(|more| more && walk.flush());
-                (walked, walk.unnamed)
-            });
-            // Whatever ends the search halts the pipeline, which stops the walk.
-            let searched = self.run(&pipeline, &mut report, cancel, &mut 0);
-            (searched, walker.join())
-        });
-        let (walked, unnamed) = walked.map_err(|_| {
-            Error::io(
-                folder,
-                io::Error::other("the folder walk failed unexpectedly"),
-            )
-        })?;
-        // A walk that failed fails the search, unless the search had
-        // already stopped at a cap before it got there.
-        if searched? == End::Finished {
-            walked?;
+        self.run(&pipeline, Some(&mut produce), &mut report, cancel, &mut 0)?;
+        if out_of_time && report.stop.is_none() {
+            report.stop = Some(Stop::Deadline);
         }
-        report.unnamed.extend(unnamed);
+        report.unnamed.extend(walk.unnamed);
         Ok(report.finish())
     }
 
@@ -315,9 +300,10 @@ impl Search {
     /// Searches the files of `pipeline` on this thread and the pool's, and
     /// adds the outcomes to `report` in path order, counting them in `fed`,
     /// until the files run out or the report is full.
-    fn run(
+    fn run<'t>(
         &self,
-        pipeline: &Pipeline<Item<'_>, Outcome>,
+        pipeline: &Pipeline<Item<'t>, Outcome>,
+        produce: Option<&mut Producer<'_, Item<'t>, Error>>,
         report: &mut Report,
         cancel: &Cancel,
         fed: &mut usize,
@@ -348,6 +334,7 @@ impl Search {
             pipeline.drain(
                 threads,
                 &spawn,
+                produce,
                 init,
                 work,
                 consume,

@@ -23,10 +23,13 @@
 //!   pool's shared queue, behind the jobs other searches queued meanwhile.
 //!   So a short search is not held up by a long one running beside it, and
 //!   a search alone does not pay for leaving and starting again.
+//! - Items come all at once ([`Pipeline::with_items`]), or from a producer
+//!   (the folder walk) that the drainer itself asks for more whenever few
+//!   are left to claim: no thread of its own to wait for, so a search that
+//!   stops in its first files never waits for one to be scheduled.
 //! - Look-ahead is bounded: items at most `ahead` places past the head may
-//!   be claimed, and the producer (the folder walk) may queue at most
-//!   `capacity` items, so a capped search does little wasted work and memory
-//!   stays bounded whatever the tree.
+//!   be claimed, and at most `capacity` items are queued, so a capped search
+//!   does little wasted work and memory stays bounded whatever the tree.
 //! - Halting (the consumer said stop, an error, a cancel, a panic) stops
 //!   claims and producing at once; [`Pipeline::halted`] lets a search under
 //!   way stop reading early. Outcomes after a halt are never handed on.
@@ -35,7 +38,7 @@
 //! is deterministic.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
@@ -48,6 +51,18 @@ const HELPER_TURN: Duration = Duration::from_millis(5);
 /// should no thread wake it (a safety net: every change that matters to it
 /// wakes it).
 const DRAINER_NAP: Duration = Duration::from_millis(20);
+
+/// The drainer asks the producer for more when fewer items than this are
+/// queued and unclaimed, so helpers seldom run dry while it searches.
+const LOW_WATER: usize = 32;
+/// Items asked of the producer at a time: few enough that the first file
+/// is searched soon after a search starts.
+const PRODUCE_CHUNK: usize = 64;
+
+/// The producer of an open pipeline, asked by the drainer: it adds up to
+/// `room` items (at least one) to the vector and says whether more may
+/// come, or fails the search.
+pub(super) type Producer<'p, I, E> = dyn FnMut(&mut Vec<I>, usize) -> Result<bool, E> + 'p;
 
 enum Slot<I, O> {
     Queued(I),
@@ -70,7 +85,6 @@ struct State<I, O> {
     /// Helpers waiting for the producer.
     idle_helpers: usize,
     drainer_waits: bool,
-    producer_waits: bool,
     /// A thread panicked while it held an item.
     broken: bool,
 }
@@ -89,20 +103,16 @@ pub(super) struct Pipeline<I, O> {
     state: Mutex<State<I, O>>,
     /// The drainer waits here for the head outcome, a claimable item, or the end.
     drainer: Condvar,
-    /// The producer waits here for room.
-    producer: Condvar,
     /// Helpers wait here for the producer.
     helpers: Condvar,
     halted: AtomicBool,
-    /// Threads waiting for an item or an outcome (for [`Pipeline::hungry`]).
-    waiting: AtomicUsize,
     ahead: usize,
     capacity: usize,
 }
 
 impl<I, O> Pipeline<I, O> {
     /// An open pipeline: items at most `ahead` places past the head may be
-    /// searched, and the producer may queue `capacity` (at least `ahead`).
+    /// searched, and at most `capacity` (at least `ahead`) are queued.
     pub(super) fn new(ahead: usize, capacity: usize) -> Self {
         let ahead = ahead.max(1);
         Pipeline {
@@ -116,14 +126,11 @@ impl<I, O> Pipeline<I, O> {
                 max_helpers: 0,
                 idle_helpers: 0,
                 drainer_waits: false,
-                producer_waits: false,
                 broken: false,
             }),
             drainer: Condvar::new(),
-            producer: Condvar::new(),
             helpers: Condvar::new(),
             halted: AtomicBool::new(false),
-            waiting: AtomicUsize::new(0),
             ahead,
             capacity: capacity.max(ahead),
         }
@@ -141,7 +148,8 @@ impl<I, O> Pipeline<I, O> {
         pipeline
     }
 
-    /// Whether the pipeline has stopped: a search under way may give up.
+    /// Whether the pipeline has stopped.
+    #[cfg(test)]
     pub(super) fn halted(&self) -> bool {
         self.halted.load(Ordering::Acquire)
     }
@@ -161,56 +169,42 @@ impl<I, O> Pipeline<I, O> {
         st.halted = true;
         self.halted.store(true, Ordering::Release);
         self.drainer.notify_all();
-        self.producer.notify_all();
         self.helpers.notify_all();
     }
 
-    /// Queues `items` (the producer's side), emptying it, after waiting
-    /// while `capacity` items are queued. False once the pipeline halted:
-    /// stop producing. Queuing several at a time takes the lock, and wakes
-    /// threads, less often.
-    pub(super) fn push_all(&self, items: &mut Vec<I>) -> bool {
+    /// Queues `items` from the producer, emptying it, and closes the
+    /// pipeline when no more will come.
+    fn queue(&self, items: &mut Vec<I>, more: bool) {
         let mut st = self.state.lock();
-        while st.slots.len() >= self.capacity && !st.halted {
-            st.producer_waits = true;
-            self.producer.wait(&mut st);
-            st.producer_waits = false;
-        }
         if st.halted || st.closed {
             items.clear();
-            return false;
+            return;
         }
         st.slots.extend(items.drain(..).map(Slot::Queued));
+        if !more {
+            st.closed = true;
+            self.helpers.notify_all();
+            return;
+        }
         let claimable = self.claimable(&st);
-        if claimable > 0 {
-            if st.idle_helpers > 0 {
-                if claimable >= st.idle_helpers {
-                    self.helpers.notify_all();
-                } else {
-                    for _ in 0..claimable {
-                        self.helpers.notify_one();
-                    }
+        if claimable > 0 && st.idle_helpers > 0 {
+            if claimable >= st.idle_helpers {
+                self.helpers.notify_all();
+            } else {
+                for _ in 0..claimable {
+                    self.helpers.notify_one();
                 }
             }
-            if st.drainer_waits {
-                self.drainer.notify_one();
-            }
         }
-        true
     }
 
-    /// Whether a thread waits for items: a producer that holds some back
-    /// should queue them now.
-    pub(super) fn hungry(&self) -> bool {
-        self.waiting.load(Ordering::Relaxed) > 0
-    }
-
-    /// Says no more items will come (the producer's side).
-    pub(super) fn close(&self) {
-        let mut st = self.state.lock();
-        st.closed = true;
-        self.drainer.notify_all();
-        self.helpers.notify_all();
+    /// Whether the drainer should ask the producer for more now: few items
+    /// are left to claim, and there is room.
+    fn wants_more(&self, st: &State<I, O>) -> bool {
+        !st.closed
+            && !st.halted
+            && st.slots.len() < self.capacity
+            && st.slots.len().saturating_sub(st.claimed) < LOW_WATER
     }
 
     /// Queued items that may be claimed now.
@@ -286,9 +280,7 @@ impl<I, O> Pipeline<I, O> {
                 break;
             }
             st.idle_helpers += 1;
-            self.waiting.fetch_add(1, Ordering::Relaxed);
             self.helpers.wait_until(&mut st, turn_ends);
-            self.waiting.fetch_sub(1, Ordering::Relaxed);
             st.idle_helpers -= 1;
         }
         drop(st);
@@ -299,14 +291,17 @@ impl<I, O> Pipeline<I, O> {
     /// `consume` in sequence order, searching items itself whenever none is
     /// ready, and starting up to `helpers` helpers through `spawn` (each
     /// call must run [`Pipeline::help`] once, on another thread) while there
-    /// is work for them. `consume` returns false to stop; `check`
-    /// (cancellation) is asked between items; `broken` is the error when a
-    /// helper panicked. Halts the pipeline on return, whatever ends it.
+    /// is work for them. An open pipeline (made with [`Pipeline::new`]) gets
+    /// its items from `produce`, asked whenever few are left to claim.
+    /// `consume` returns false to stop; `check` (cancellation) is asked
+    /// between items; `broken` is the error when a helper panicked. Halts
+    /// the pipeline on return, whatever ends it.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn drain<S, E>(
         &self,
         helpers: usize,
         spawn: &dyn Fn(),
+        mut produce: Option<&mut Producer<'_, I, E>>,
         init: impl Fn() -> S,
         work: impl Fn(&mut S, &I) -> O,
         mut consume: impl FnMut(I, O) -> Result<bool, E>,
@@ -317,6 +312,7 @@ impl<I, O> Pipeline<I, O> {
         self.state.lock().max_helpers = helpers;
         let mut searcher = None;
         let mut ready = Vec::new();
+        let mut produced = Vec::new();
         // The outcome of the item the drainer searched last, completed at
         // the next lock, which also takes the outcomes and the next claim.
         let mut searched = None;
@@ -330,6 +326,18 @@ impl<I, O> Pipeline<I, O> {
                 return Err(broken());
             }
             self.take_ready(&mut st, &mut ready);
+            if ready.is_empty() && self.wants_more(&st) {
+                if let Some(produce) = produce.as_deref_mut() {
+                    let room = (self.capacity - st.slots.len()).min(PRODUCE_CHUNK);
+                    drop(st);
+                    let more = produce(&mut produced, room)?;
+                    // A producer that adds nothing yet says "more" would
+                    // be asked again and again: it is taken as done.
+                    let more = more && !produced.is_empty();
+                    self.queue(&mut produced, more);
+                    continue;
+                }
+            }
             let start = self.helpers_to_start(&mut st);
             if ready.is_empty() {
                 if let Some((seq, item)) = self.claim(&mut st) {
@@ -345,9 +353,7 @@ impl<I, O> Pipeline<I, O> {
                 // Nothing to take or to search (so no helper to start
                 // either): wait for the head outcome, an item, or the end.
                 st.drainer_waits = true;
-                self.waiting.fetch_add(1, Ordering::Relaxed);
                 self.drainer.wait_for(&mut st, DRAINER_NAP);
-                self.waiting.fetch_sub(1, Ordering::Relaxed);
                 st.drainer_waits = false;
                 continue;
             }
@@ -362,8 +368,7 @@ impl<I, O> Pipeline<I, O> {
         }
     }
 
-    /// Moves the outcomes ready at the head into `ready`, and wakes the
-    /// producer once there is room for a good many items.
+    /// Moves the outcomes ready at the head into `ready`.
     fn take_ready(&self, st: &mut State<I, O>, ready: &mut Vec<(I, O)>) {
         while matches!(st.slots.front(), Some(Slot::Done(..))) {
             if let Some(Slot::Done(item, outcome)) = st.slots.pop_front() {
@@ -371,11 +376,6 @@ impl<I, O> Pipeline<I, O> {
                 st.base += 1;
                 st.claimed -= 1;
             }
-        }
-        // Woken only at half capacity, so producer and drainer do not take
-        // turns item by item.
-        if st.producer_waits && st.slots.len() <= self.capacity / 2 {
-            self.producer.notify_one();
         }
     }
 
@@ -414,15 +414,6 @@ impl<I, O> Drop for Leaving<'_, I, O> {
         } else if st.drainer_waits {
             self.pipeline.drainer.notify_one();
         }
-    }
-}
-
-/// Closes the pipeline when the producer returns, or unwinds.
-pub(super) struct CloseOnDrop<'p, I, O>(pub(super) &'p Pipeline<I, O>);
-
-impl<I, O> Drop for CloseOnDrop<'_, I, O> {
-    fn drop(&mut self) {
-        self.0.close();
     }
 }
 

@@ -30,6 +30,17 @@ fn drain_all<O: Send>(
     consume: impl FnMut(u64, O) -> Result<bool, String>,
     check: impl Fn() -> Result<(), String>,
 ) -> Result<End, String> {
+    drain_producing(pipeline, None, work, consume, check)
+}
+
+/// [`drain_all`] of an open pipeline, whose items `produce` gives.
+fn drain_producing<O: Send>(
+    pipeline: &Pipeline<u64, O>,
+    produce: Option<&mut Producer<'_, u64, String>>,
+    work: impl Fn(&u64) -> O + Sync,
+    consume: impl FnMut(u64, O) -> Result<bool, String>,
+    check: impl Fn() -> Result<(), String>,
+) -> Result<End, String> {
     crate::pool::scope(|scope, threads| {
         let spawn = || {
             if let Some(scope) = scope {
@@ -39,6 +50,7 @@ fn drain_all<O: Send>(
         pipeline.drain(
             threads.max(2),
             &spawn,
+            produce,
             || (),
             |_: &mut (), item| work(item),
             consume,
@@ -73,43 +85,41 @@ fn outcomes_come_in_order_under_random_delays() {
 }
 
 #[test]
-fn a_producer_thread_feeds_items_in_order_within_its_capacity() {
+fn a_producer_feeds_items_in_order_within_its_capacity() {
     let (ahead, capacity, n) = (8, 12, 2000u64);
     let pipeline = Pipeline::new(ahead, capacity);
     let consumed = AtomicUsize::new(0);
     let mut seen = Vec::new();
-    let end = thread::scope(|scope| {
-        scope.spawn(|| {
-            let _close = CloseOnDrop(&pipeline);
-            let mut rng = fastrand::Rng::with_seed(5);
-            let mut next = 0;
-            while next < n {
-                jitter(next);
-                // Never more than `capacity` queued (plus the chunk being
-                // queued) past the outcomes the drainer holds (`ahead`).
-                assert!(next as usize <= consumed.load(Ordering::SeqCst) + capacity + ahead + 5);
-                let chunk: Vec<u64> = (next..n.min(next + rng.u64(1..6))).collect();
-                next += chunk.len() as u64;
-                assert!(pipeline.push_all(&mut chunk.clone()));
-            }
-        });
-        drain_all(
-            &pipeline,
-            |&i| {
-                jitter(i * 7 + 1);
-                // Never searched more than `ahead` (plus the outcomes the
-                // drainer holds, at most `ahead` more) past the report.
-                assert!((i as usize) < consumed.load(Ordering::SeqCst) + 2 * ahead);
-                i
-            },
-            |item, _| {
-                seen.push(item);
-                consumed.fetch_add(1, Ordering::SeqCst);
-                Ok(true)
-            },
-            || Ok(()),
-        )
-    });
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut next = 0;
+    let mut produce = |items: &mut Vec<u64>, room: usize| {
+        jitter(next);
+        // Asked for no more than there is room for: never more than
+        // `capacity` queued past the outcomes the drainer holds.
+        assert!(room >= 1 && room <= capacity);
+        assert!(next as usize <= consumed.load(Ordering::SeqCst) + capacity + ahead);
+        let chunk = rng.u64(1..6).min(room as u64);
+        items.extend(next..n.min(next + chunk));
+        next = n.min(next + chunk);
+        Ok(next < n)
+    };
+    let end = drain_producing(
+        &pipeline,
+        Some(&mut produce),
+        |&i| {
+            jitter(i * 7 + 1);
+            // Never searched more than `ahead` (plus the outcomes the
+            // drainer holds, at most `ahead` more) past the report.
+            assert!((i as usize) < consumed.load(Ordering::SeqCst) + 2 * ahead);
+            i
+        },
+        |item, _| {
+            seen.push(item);
+            consumed.fetch_add(1, Ordering::SeqCst);
+            Ok(true)
+        },
+        || Ok(()),
+    );
     assert_eq!(end, Ok(End::Finished));
     assert_eq!(seen, (0..n).collect::<Vec<_>>());
 }
@@ -120,29 +130,25 @@ fn stopping_at_a_cap_wastes_little_and_stops_the_producer() {
     let pipeline = Pipeline::new(ahead, ahead + 4);
     let worked = AtomicUsize::new(0);
     let mut seen = Vec::new();
-    let (end, pushed) = thread::scope(|scope| {
-        let producer = scope.spawn(|| {
-            let _close = CloseOnDrop(&pipeline);
-            let mut pushed = 0u64;
-            while pipeline.push_all(&mut vec![pushed]) {
-                pushed += 1;
-            }
-            pushed
-        });
-        let end = drain_all(
-            &pipeline,
-            |&i| {
-                jitter(i);
-                worked.fetch_add(1, Ordering::SeqCst);
-            },
-            |item, ()| {
-                seen.push(item);
-                Ok(seen.len() < 100)
-            },
-            || Ok(()),
-        );
-        (end, producer.join().unwrap())
-    });
+    let mut pushed = 0u64;
+    let mut produce = |items: &mut Vec<u64>, room: usize| {
+        items.extend(pushed..pushed + room as u64);
+        pushed += room as u64;
+        Ok(true)
+    };
+    let end = drain_producing(
+        &pipeline,
+        Some(&mut produce),
+        |&i| {
+            jitter(i);
+            worked.fetch_add(1, Ordering::SeqCst);
+        },
+        |item, ()| {
+            seen.push(item);
+            Ok(seen.len() < 100)
+        },
+        || Ok(()),
+    );
     assert_eq!(end, Ok(End::Stopped));
     assert_eq!(seen, (0..100).collect::<Vec<_>>());
     assert!(worked.load(Ordering::SeqCst) <= 100 + 2 * ahead);
@@ -246,6 +252,7 @@ fn works_alone_without_helpers() {
     let end = pipeline.drain(
         0,
         &|| unreachable!("no helper may be started"),
+        None,
         || (),
         |_: &mut (), &i| i + 1,
         |item, outcome| {
@@ -369,4 +376,23 @@ fn a_deadline_shows_a_prefix_of_the_output_with_no_gap() {
         // Each file has one hit here: the files covered are the lines shown.
         assert_eq!(files, lines.lines().count(), "{note}");
     }
+}
+
+#[test]
+fn a_producer_that_adds_nothing_ends_the_items() {
+    let pipeline: Pipeline<u64, u64> = Pipeline::new(8, 8);
+    let mut asked = 0;
+    let mut produce = |_: &mut Vec<u64>, _: usize| {
+        asked += 1;
+        Ok(true)
+    };
+    let end = drain_producing(
+        &pipeline,
+        Some(&mut produce),
+        |&i| i,
+        |_, _| Ok(true),
+        || Ok(()),
+    );
+    assert_eq!(end, Ok(End::Finished));
+    assert_eq!(asked, 1);
 }

@@ -389,3 +389,24 @@ fn folder_entries_sort_as_their_paths() {
         }
     }
 }
+
+#[test]
+fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = DirStore::open(tmp.path(), None).unwrap();
+    let c = Cancel::new();
+    for i in 0..50 {
+        store
+            .write(&format!("d{i:02}/a.txt"), b"x\n", 1, &c)
+            .unwrap();
+    }
+    let opts = Options {
+        deadline: Some(Instant::now()),
+        ..Options::default()
+    };
+    let search = Search::new("x", opts).unwrap();
+    let out = search
+        .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+        .unwrap();
+    assert!(out.contains("ran out of time after 0 files"), "{out}");
+}

@@ -1,6 +1,6 @@
 //! The folder walk of a search on disk ([`Search::folder`](super::Search::folder)): folders listed
 //! in path order (a folder named `x` sorts as `x/`), hidden names and links
-//! left out, and the files queued in the search's pipeline as they are
+//! left out, and the files handed to the search's pipeline as they are
 //! found, whatever folder they are in.
 
 use std::collections::HashMap;
@@ -9,80 +9,131 @@ use std::sync::Arc;
 
 use rustix::fs::FileType;
 
-use super::{Item, Outcome, Pipeline, Source, PUSH_CHUNK};
+use super::{Item, Source};
 use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsutil::{open_subdir, visible_entries_noting};
 use crate::glob::PathGlob;
 
-/// The walk of a folder for [`Search::folder`](super::Search::folder), on its own thread: it lists
-/// folders in path order (a folder named `x` sorts as `x/`) and queues the
-/// files in the search's pipeline, whatever folder they are in, so a tree
-/// of small folders still searches many files at once.
-pub(super) struct Walk<'t, 's> {
-    pub(super) glob: Option<&'t PathGlob>,
-    pub(super) texts: &'t HashMap<String, Vec<u8>>,
-    /// Files listed and not yet queued: queued [`PUSH_CHUNK`] at a time, or
-    /// at once when the search waits for them.
-    pub(super) pending: Vec<Item<'t>>,
+/// The walk of a folder for [`Search::folder`](super::Search::folder),
+/// stepped by the search's calling thread whenever the search wants files:
+/// it lists folders in path order and hands out their files, whatever
+/// folder they are in, so a tree of small folders still searches many
+/// files at once.
+///
+/// Why not a thread of its own: a search that stops at its cap within its
+/// first files would wait for that thread to be scheduled, then for it to
+/// end; on a busy machine that took 10-40 ms, most of a capped search.
+pub(super) struct Walk<'t> {
+    glob: Option<&'t PathGlob>,
+    texts: &'t HashMap<String, Vec<u8>>,
+    /// The folders being listed, the innermost last.
+    stack: Vec<Frame>,
+    /// Paths left out because their names are not UTF-8.
     pub(super) unnamed: Vec<String>,
-    pub(super) pipeline: &'s Pipeline<Item<'t>, Outcome>,
-    pub(super) cancel: &'s Cancel,
 }
 
-impl<'t> Walk<'t, '_> {
-    /// Walks `dir`; false once the search no longer wants files.
-    pub(super) fn folder(&mut self, dir: Arc<OwnedFd>, rel: &str) -> Result<bool> {
-        for (name, is_dir) in sorted_entries(&dir, rel, &mut self.unnamed)? {
-            if self.pipeline.halted() || self.cancel.is_cancelled() {
-                return Ok(false);
-            }
+/// A folder being listed: its entries not yet handed out, in path order.
+struct Frame {
+    dir: Arc<OwnedFd>,
+    rel: String,
+    entries: std::vec::IntoIter<(String, bool)>,
+}
+
+/// How far [`Walk::fill`] got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Walked {
+    /// It found the files it was asked for; there may be more.
+    Filled,
+    /// The walk is over.
+    Ended,
+    /// `give_up` said to stop.
+    GaveUp,
+}
+
+impl<'t> Walk<'t> {
+    /// A walk of `dir`, the store folder `rel`, listing it at once.
+    pub(super) fn new(
+        dir: OwnedFd,
+        rel: &str,
+        glob: Option<&'t PathGlob>,
+        texts: &'t HashMap<String, Vec<u8>>,
+    ) -> Result<Self> {
+        let mut walk = Walk {
+            glob,
+            texts,
+            stack: Vec::new(),
+            unnamed: Vec::new(),
+        };
+        let entries = sorted_entries(&dir, rel, &mut walk.unnamed)?;
+        walk.stack.push(Frame {
+            dir: Arc::new(dir),
+            rel: rel.to_owned(),
+            entries: entries.into_iter(),
+        });
+        Ok(walk)
+    }
+
+    /// Lists on until `out` holds `want` more files, the walk ends, or
+    /// `give_up` (asked at each folder) says to stop.
+    pub(super) fn fill(
+        &mut self,
+        out: &mut Vec<Item<'t>>,
+        want: usize,
+        give_up: &dyn Fn() -> bool,
+    ) -> Result<Walked> {
+        let target = out.len() + want;
+        while out.len() < target {
+            let Some(frame) = self.stack.last_mut() else {
+                return Ok(Walked::Ended);
+            };
+            let Some((name, is_dir)) = frame.entries.next() else {
+                self.stack.pop();
+                continue;
+            };
             if !is_dir && self.glob.is_some_and(|g| g.rejects_name(&name)) {
                 continue;
             }
-            let path = if rel.is_empty() {
+            let path = if frame.rel.is_empty() {
                 name.clone()
             } else {
-                format!("{rel}/{name}")
+                format!("{}/{name}", frame.rel)
             };
             if is_dir {
-                match open_subdir(&*dir, &name, false, &path) {
-                    Ok(Some(sub)) => {
-                        if !self.folder(Arc::new(sub), &path)? {
-                            return Ok(false);
-                        }
-                    }
+                if give_up() {
+                    return Ok(Walked::GaveUp);
+                }
+                let sub = match open_subdir(&*frame.dir, &name, false, &path) {
+                    Ok(Some(sub)) => sub,
                     Ok(None)
                     | Err(Error {
                         kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
                         ..
-                    }) => {}
+                    }) => continue,
                     Err(e) => return Err(e),
-                }
+                };
+                let entries = sorted_entries(&sub, &path, &mut self.unnamed)?;
+                self.stack.push(Frame {
+                    dir: Arc::new(sub),
+                    rel: path,
+                    entries: entries.into_iter(),
+                });
                 continue;
             }
             if self.glob.is_some_and(|g| !g.is_match(&path)) {
                 continue;
             }
             let source = if has_own_text(&name) {
-                Source::Disk(dir.clone(), name)
+                Source::Disk(frame.dir.clone(), name)
             } else {
                 self.texts
                     .get(&path)
                     .map_or(Source::NoText, |t| Source::Text(t))
             };
-            self.pending.push((path, source));
-            if (self.pending.len() >= PUSH_CHUNK || self.pipeline.hungry()) && !self.flush() {
-                return Ok(false);
-            }
+            out.push((path, source));
         }
-        Ok(true)
-    }
-
-    /// Queues the pending files; false once the search stopped.
-    pub(super) fn flush(&mut self) -> bool {
-        self.pending.is_empty() || self.pipeline.push_all(&mut self.pending)
+        Ok(Walked::Filled)
     }
 }
 
