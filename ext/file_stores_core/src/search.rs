@@ -17,8 +17,9 @@
 //!   are skipped and named at the end. UTF-16 with a BOM is transcoded;
 //!   invalid UTF-8 is searched as it is and shown with replacement
 //!   characters.
-//! - Files are read in buffers, never whole, so memory stays flat in file
-//!   size; a single line longer than [`HEAP_LIMIT`] is reported instead.
+//! - A file under 1 MB (`WHOLE_FILE_LIMIT`) is read whole, in one system call;
+//!   larger ones are read in buffers, so memory stays flat in file size,
+//!   and a single line longer than [`HEAP_LIMIT`] is reported instead.
 //! - A deadline, and the [`Cancel`] flag, are checked between files, on
 //!   every read and at every folder the walk enters, so a long search stops
 //!   promptly with what it covered.
