@@ -52,11 +52,9 @@ const HELPER_TURN: Duration = Duration::from_millis(5);
 /// wakes it).
 const DRAINER_NAP: Duration = Duration::from_millis(20);
 
-/// The drainer asks the producer for more when fewer items than this are
-/// queued and unclaimed, so helpers seldom run dry while it searches.
-const LOW_WATER: usize = 32;
 /// Items asked of the producer at a time: few enough that the first file
-/// is searched soon after a search starts.
+/// is searched soon after a search starts, and that the drainer searches
+/// or hands on outcomes between two asks.
 const PRODUCE_CHUNK: usize = 64;
 
 /// The producer of an open pipeline, asked by the drainer: it adds up to
@@ -198,13 +196,12 @@ impl<I, O> Pipeline<I, O> {
         }
     }
 
-    /// Whether the drainer should ask the producer for more now: few items
-    /// are left to claim, and there is room.
+    /// Whether the drainer should ask the producer for more now: there is
+    /// room, so the producer keeps up to `capacity` items queued, as far
+    /// ahead as a producer thread of its own would (a busy machine may
+    /// leave the drainer unscheduled for a while; the helpers go on).
     fn wants_more(&self, st: &State<I, O>) -> bool {
-        !st.closed
-            && !st.halted
-            && st.slots.len() < self.capacity
-            && st.slots.len().saturating_sub(st.claimed) < LOW_WATER
+        !st.closed && !st.halted && st.slots.len() < self.capacity
     }
 
     /// Queued items that may be claimed now.
@@ -292,7 +289,7 @@ impl<I, O> Pipeline<I, O> {
     /// ready, and starting up to `helpers` helpers through `spawn` (each
     /// call must run [`Pipeline::help`] once, on another thread) while there
     /// is work for them. An open pipeline (made with [`Pipeline::new`]) gets
-    /// its items from `produce`, asked whenever few are left to claim.
+    /// its items from `produce`, asked for more whenever there is room.
     /// `consume` returns false to stop; `check` (cancellation) is asked
     /// between items; `broken` is the error when a helper panicked. Halts
     /// the pipeline on return, whatever ends it.
@@ -313,6 +310,8 @@ impl<I, O> Pipeline<I, O> {
         let mut searcher = None;
         let mut ready = Vec::new();
         let mut produced = Vec::new();
+        // Asked once between two items searched or outcomes handed on.
+        let mut just_produced = false;
         // The outcome of the item the drainer searched last, completed at
         // the next lock, which also takes the outcomes and the next claim.
         let mut searched = None;
@@ -326,7 +325,7 @@ impl<I, O> Pipeline<I, O> {
                 return Err(broken());
             }
             self.take_ready(&mut st, &mut ready);
-            if ready.is_empty() && self.wants_more(&st) {
+            if ready.is_empty() && !just_produced && self.wants_more(&st) {
                 if let Some(produce) = produce.as_deref_mut() {
                     let room = (self.capacity - st.slots.len()).min(PRODUCE_CHUNK);
                     drop(st);
@@ -335,9 +334,11 @@ impl<I, O> Pipeline<I, O> {
                     // be asked again and again: it is taken as done.
                     let more = more && !produced.is_empty();
                     self.queue(&mut produced, more);
+                    just_produced = true;
                     continue;
                 }
             }
+            just_produced = false;
             let start = self.helpers_to_start(&mut st);
             if ready.is_empty() {
                 if let Some((seq, item)) = self.claim(&mut st) {
