@@ -56,6 +56,11 @@ const DRAINER_NAP: Duration = Duration::from_millis(20);
 /// is searched soon after a search starts, and that the drainer searches
 /// or hands on outcomes between two asks.
 const PRODUCE_CHUNK: usize = 64;
+/// Items kept queued at first; the number grows by two for each outcome
+/// handed on, up to the pipeline's capacity. A search that stops at its
+/// cap within its first files lists little beyond them, and a long one
+/// soon has the whole window queued.
+const QUEUED_AT_FIRST: usize = 64;
 
 /// The producer of an open pipeline, asked by the drainer: it adds up to
 /// `room` items (at least one) to the vector and says whether more may
@@ -196,12 +201,16 @@ impl<I, O> Pipeline<I, O> {
         }
     }
 
-    /// Whether the drainer should ask the producer for more now: there is
-    /// room, so the producer keeps up to `capacity` items queued, as far
-    /// ahead as a producer thread of its own would (a busy machine may
-    /// leave the drainer unscheduled for a while; the helpers go on).
-    fn wants_more(&self, st: &State<I, O>) -> bool {
-        !st.closed && !st.halted && st.slots.len() < self.capacity
+    /// Whether the drainer should ask the producer for more now, having
+    /// handed on `handed` outcomes: there is room. Once past the start (see
+    /// [`QUEUED_AT_FIRST`]) the producer keeps `capacity` items queued, as
+    /// far ahead as a producer thread of its own would, so the helpers go
+    /// on while a busy machine leaves the drainer unscheduled for a while.
+    fn wants_more(&self, st: &State<I, O>, handed: usize) -> bool {
+        let queued = self
+            .capacity
+            .min(QUEUED_AT_FIRST.saturating_add(handed.saturating_mul(2)));
+        !st.closed && !st.halted && st.slots.len() < queued
     }
 
     /// Queued items that may be claimed now.
@@ -312,6 +321,7 @@ impl<I, O> Pipeline<I, O> {
         let mut produced = Vec::new();
         // Asked once between two items searched or outcomes handed on.
         let mut just_produced = false;
+        let mut handed = 0usize;
         // The outcome of the item the drainer searched last, completed at
         // the next lock, which also takes the outcomes and the next claim.
         let mut searched = None;
@@ -325,7 +335,7 @@ impl<I, O> Pipeline<I, O> {
                 return Err(broken());
             }
             self.take_ready(&mut st, &mut ready);
-            if ready.is_empty() && !just_produced && self.wants_more(&st) {
+            if ready.is_empty() && !just_produced && self.wants_more(&st, handed) {
                 if let Some(produce) = produce.as_deref_mut() {
                     let room = (self.capacity - st.slots.len()).min(PRODUCE_CHUNK);
                     drop(st);
@@ -365,6 +375,7 @@ impl<I, O> Pipeline<I, O> {
                 if !consume(item, outcome)? {
                     return Ok(End::Stopped);
                 }
+                handed += 1;
             }
         }
     }
