@@ -24,15 +24,17 @@
 //!   So a short search is not held up by a long one running beside it, and
 //!   a search alone does not pay for leaving and starting again.
 //! - Items come all at once ([`Pipeline::with_items`]), or from a producer
-//!   (the folder walk) that the drainer itself asks for more whenever few
-//!   are left to claim: no thread of its own to wait for, so a search that
-//!   stops in its first files never waits for one to be scheduled.
+//!   (the folder walk) that the drainer itself asks for more, between two
+//!   items it searches or hands on, keeping a queue that grows from a few
+//!   dozen items to `capacity`: no thread of its own to wait for, so a
+//!   search that stops in its first files never waits for one to be
+//!   scheduled, and lists little beyond them.
 //! - Look-ahead is bounded: items at most `ahead` places past the head may
 //!   be claimed, and at most `capacity` items are queued, so a capped search
 //!   does little wasted work and memory stays bounded whatever the tree.
 //! - Halting (the consumer said stop, an error, a cancel, a panic) stops
-//!   claims and producing at once; [`Pipeline::halted`] lets a search under
-//!   way stop reading early. Outcomes after a halt are never handed on.
+//!   claims and producing at once; [`Pipeline::halt_flag`] lets a search
+//!   under way stop reading early. Outcomes after a halt are never handed on.
 //!
 //! Output order is the sequence order, whatever the threads, so the output
 //! is deterministic.
