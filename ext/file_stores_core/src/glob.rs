@@ -60,6 +60,13 @@ impl PathGlob {
     pub fn rejects_name(&self, name: &str) -> bool {
         self.names_only && !self.matcher.is_match(name)
     }
+
+    /// The walk's second look, once it has built the path: whether a glob
+    /// with a slash rejects `path`. A glob of names only has had its say in
+    /// [`PathGlob::rejects_name`], and is not run again.
+    pub fn rejects_path(&self, path: &str) -> bool {
+        !self.names_only && !self.is_match(path)
+    }
 }
 
 #[cfg(test)]
@@ -74,6 +81,10 @@ mod tests {
         assert!(g.rejects_name("a.mdx") && !g.rejects_name("b.md"));
         // A glob with a slash needs the path: it rejects no name alone.
         assert!(!PathGlob::new("a/*.md", "").unwrap().rejects_name("x.txt"));
+        // ... and one of names only leaves paths to rejects_name.
+        assert!(!g.rejects_path("a.mdx"));
+        let with_slash = PathGlob::new("a/*.md", "").unwrap();
+        assert!(with_slash.rejects_path("b/x.md") && !with_slash.rejects_path("a/x.md"));
     }
 
     #[test]

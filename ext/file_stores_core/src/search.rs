@@ -437,7 +437,8 @@ impl Search {
                         Err(e) => return Outcome::Failed(e.to_string()),
                     }
                 }
-                Ok(None) => return Outcome::Hits(Lines::default(), 0), // gone since listed
+                // Gone since listed; the buffer goes back unused.
+                Ok(None) => return Outcome::Hits(sink.lines, 0),
                 Err(e) => return Outcome::Failed(e.to_string()),
             },
         };

@@ -121,7 +121,7 @@ impl<'t> Walk<'t> {
                 });
                 continue;
             }
-            if self.glob.is_some_and(|g| !g.is_match(&path)) {
+            if self.glob.is_some_and(|g| g.rejects_path(&path)) {
                 continue;
             }
             let source = if has_own_text(&name) {
