@@ -533,7 +533,12 @@ struct Collector<'a> {
 impl Collector<'_> {
     fn full(&self) -> bool {
         self.max_matches.is_some_and(|m| self.matches >= m)
-            || self.max_chars.is_some_and(|c| self.chars > c)
+    }
+
+    /// Whether the lines kept are past the character budget, so a line more
+    /// would never be shown.
+    fn over_budget(&self) -> bool {
+        self.max_chars.is_some_and(|c| self.chars > c)
     }
 }
 
@@ -541,6 +546,10 @@ impl Sink for Collector<'_> {
     type Error = io::Error;
 
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> io::Result<bool> {
+        if !self.files_only && self.over_budget() {
+            self.lines.cut = true;
+            return Ok(false);
+        }
         self.matches += 1;
         if self.files_only {
             return Ok(false);
@@ -556,6 +565,11 @@ impl Sink for Collector<'_> {
     }
 
     fn context(&mut self, _: &Searcher, c: &SinkContext<'_>) -> io::Result<bool> {
+        // Past the budget a context line is left out; the next match, if
+        // any, stops the file as cut.
+        if self.over_budget() {
+            return Ok(true);
+        }
         let (matcher, line) = (self.matcher, c.bytes());
         let written = self
             .lines
@@ -563,7 +577,7 @@ impl Sink for Collector<'_> {
                 push_line(out, matcher, line)
             });
         self.chars += written + 16;
-        Ok(self.max_chars.is_none_or(|max| self.chars <= max))
+        Ok(true)
     }
 
     fn context_break(&mut self, _: &Searcher) -> io::Result<bool> {

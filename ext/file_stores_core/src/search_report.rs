@@ -23,6 +23,10 @@ pub(super) struct Lines {
     pub(super) ends: Vec<(usize, bool)>,
     /// How many of the lines are matching lines.
     pub(super) matches: usize,
+    /// Whether the worker stopped at the character budget with a matching
+    /// line still to show: the search must stop here and say so, even when
+    /// the lines it kept fit.
+    pub(super) cut: bool,
 }
 
 impl Lines {
@@ -63,6 +67,7 @@ impl Lines {
         self.text.clear();
         self.ends.clear();
         self.matches = 0;
+        self.cut = false;
     }
 }
 
@@ -160,6 +165,10 @@ impl Report {
                     return false;
                 }
                 self.last = Some(path);
+                if lines.cut {
+                    self.stop = Some(Stop::Chars);
+                    return false;
+                }
             }
         }
         true
@@ -248,73 +257,73 @@ impl Report {
             .iter()
             .map(|(p, why)| format!("{p} ({why})"))
             .collect();
-        let notes = [
-            note(
+        let notes: [(&[String], &str, &str); 4] = [
+            (
                 &self.no_text,
                 "Skipped {n} file with no extracted text: {names}. Read them with read_file first.",
                 "Skipped {n} files with no extracted text: {names}. Read them with read_file first.",
             ),
-            note(
+            (
                 &self.binary,
                 "Skipped {n} binary file: {names}. It has no text to search.",
                 "Skipped {n} binary files: {names}. They have no text to search.",
             ),
-            note(
+            (
                 &self.unnamed,
                 "Skipped {n} file or folder whose name is not UTF-8: {names}. Rename it to search it.",
                 "Skipped {n} files or folders whose names are not UTF-8: {names}. Rename them to search them.",
             ),
-            note(&failed, "Could not search {n} file: {names}.", "Could not search {n} files: {names}."),
+            (&failed, "Could not search {n} file: {names}.", "Could not search {n} files: {names}."),
         ];
-        let room = self
+        let mut room = self
             .opts
             .max_chars
             .map_or(usize::MAX, |m| m.saturating_sub(self.out.len()));
-        let mut used = 0;
-        for note in notes.into_iter().flatten() {
-            let note = if used + note.len() > room {
-                shorten(&note, room.saturating_sub(used))
-            } else {
-                note
-            };
-            used += note.len();
-            self.out.push_str(&note);
+        for (paths, one, many) in notes {
+            if let Some(note) = note(paths, one, many, room) {
+                room -= note.len();
+                self.out.push_str(&note);
+            }
         }
         self.out
     }
 }
 
+/// How many names a closing note lists at most.
+const NOTE_NAMES: usize = 20;
+
 /// A closing note naming `paths` (none when empty), worded for one file or
-/// for several: `{n}` is the count and `{names}` the first twenty names.
-fn note(paths: &[String], one: &str, many: &str) -> Option<String> {
+/// for several: `{n}` is the count and `{names}` as many whole names as fit
+/// in `room` bytes (at most [`NOTE_NAMES`]), then how many more there are.
+/// A name is never cut: one that does not fit is counted instead. None when
+/// not even the note without names fits.
+fn note(paths: &[String], one: &str, many: &str, room: usize) -> Option<String> {
     let template = match paths.len() {
         0 => return None,
         1 => one,
         _ => many,
     };
-    let text = template
+    let (before, after) = template
         .replace("{n}", &paths.len().to_string())
-        .replace("{names}", &list_names(paths));
-    Some(format!("{text}\n"))
-}
-
-fn list_names(paths: &[String]) -> String {
-    let shown: Vec<&str> = paths.iter().take(20).map(String::as_str).collect();
-    let more = if paths.len() > 20 {
-        format!(" and {} more", paths.len() - 20)
-    } else {
-        String::new()
+        .split_once("{names}")
+        .map(|(b, a)| (b.to_string(), format!("{a}\n")))?;
+    let fits = |names: &str| before.len() + names.len() + after.len() <= room;
+    let rest = |shown: usize| match (shown, paths.len() - shown) {
+        (_, 0) => String::new(),
+        (0, more) => format!("{more} not named here"),
+        (_, more) => format!(", and {more} more"),
     };
-    format!("{}{more}", shown.join(", "))
-}
-
-fn shorten(note: &str, room: usize) -> String {
-    if room < 20 {
-        return String::new();
+    let mut names = String::new();
+    let mut shown = 0;
+    for path in paths.iter().take(NOTE_NAMES) {
+        let sep = if shown == 0 { "" } else { ", " };
+        let longer = format!("{names}{sep}{path}");
+        if !fits(&format!("{longer}{}", rest(shown + 1))) {
+            break;
+        }
+        names = longer;
+        shown += 1;
     }
-    let mut end = room - 6;
-    while !note.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{} ...]\n", &note[..end])
+    names.push_str(&rest(shown));
+    fits(&names).then(|| format!("{before}{names}{after}"))
 }

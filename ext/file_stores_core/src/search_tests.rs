@@ -410,3 +410,64 @@ fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
         .unwrap();
     assert!(out.contains("ran out of time after 0 files"), "{out}");
 }
+
+#[test]
+fn closing_notes_list_whole_names_then_how_many_more() {
+    // Matches fill the character budget; forty binary files with long names
+    // are left for the notes. Every name shown is whole, the rest are
+    // counted, and the stop note stays.
+    let line = "word ".repeat(40) + "\n";
+    let text = line.repeat(300);
+    let names: Vec<String> = (0..40)
+        .map(|i| format!("budget/binary-file-with-a-long-name-to-fill-the-note-{i:02}.dat"))
+        .collect();
+    let mut list: Vec<(&str, Option<&str>)> = vec![("z", Some(&text))];
+    list.extend(names.iter().map(|n| (n.as_str(), Some("bin\0ary"))));
+    let out = search(
+        "word",
+        Options {
+            max_matches: None,
+            ..Options::default()
+        },
+        &list,
+    );
+    assert!(out.len() <= 20_000, "{}", out.len());
+    assert!(out.contains("[Stopped at 20000 characters"), "{out}");
+    let note = out
+        .lines()
+        .find(|l| l.starts_with("Skipped 40 binary files: "))
+        .unwrap_or_else(|| panic!("no binary note in {out}"));
+    let listed = note
+        .trim_start_matches("Skipped 40 binary files: ")
+        .trim_end_matches(". They have no text to search.");
+    let (shown, more) = listed.rsplit_once(", and ").expect("a count of the rest");
+    let shown: Vec<&str> = shown.split(", ").collect();
+    assert!(!shown.is_empty());
+    for name in &shown {
+        assert!(
+            names.iter().any(|n| n == name),
+            "cut name {name:?} in {note}"
+        );
+    }
+    assert_eq!(more, format!("{} more", 40 - shown.len()));
+}
+
+#[test]
+fn a_note_with_no_room_for_a_name_counts_them_all() {
+    let names: Vec<String> = (0..3)
+        .map(|i| format!("{}{i}.dat", "n".repeat(700)))
+        .collect();
+    let list: Vec<(&str, Option<&str>)> = names.iter().map(|n| (n.as_str(), Some("\0"))).collect();
+    let out = search(
+        "word",
+        Options {
+            max_chars: Some(NOTE_ROOM),
+            ..Options::default()
+        },
+        &list,
+    );
+    assert_eq!(
+        out,
+        "No matches.\nSkipped 3 binary files: 3 not named here. They have no text to search.\n"
+    );
+}
