@@ -17,7 +17,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'search' do
   it "searches the rows' text through the native engine and downloads no blob" do
     store.write('notes/plan.md', "# Plan\nTermination on notice\n")
     store.write('src/app.rb', "def terminate!\nend\n")
-    deck = store.write('deck.pptx', 'PK binary deck')
+    deck = store.write('deck.pptx', "PK\x03\x04 binary deck".b)
     store.cache_text(deck, "Slide 1\nTermination fee\n")
     store.write('scan.pdf', '%PDF-1.7 no text yet')
 
@@ -49,7 +49,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'search' do
 
   it 'hands over the texts of many files in one query with texts_for_search, without downloads' do
     store.write('a.md', "alpha\n")
-    deck = store.write('deck.pptx', 'PK deck')
+    deck = store.write('deck.pptx', "PK\x03\x04 deck".b)
     store.cache_text(deck, 'Slide')
     store.write('scan.pdf', '%PDF-1.7')
     files = store.list

@@ -33,7 +33,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage do
   end
 
   it 'keeps converted text and what the model read in the row, for a new store on the chat' do
-    deck = store.write('deck.pptx', 'PK fake deck')
+    deck = store.write('deck.pptx', "PK\x03\x04 fake deck".b)
     store.cache_text(deck, "Slide 1\n")
     store.record_read('deck.pptx', deck.digest)
     again = store_for(Chat.find(chat.id))

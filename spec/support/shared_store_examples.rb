@@ -105,11 +105,11 @@ RSpec.shared_examples 'a file store' do
   end
 
   it 'keeps converted text by file version' do
-    file = store.write('deck.pptx', 'PK fake')
+    file = store.write('deck.pptx', "PK\x03\x04 fake".b)
     expect(store.cached_text(file)).to be_nil
     store.cache_text(file, 'Slide 1')
     expect(store.cached_text(store.find('deck.pptx'))).to eq('Slide 1')
-    changed = store.write('deck.pptx', 'PK changed')
+    changed = store.write('deck.pptx', "PK\x03\x04 changed".b)
     expect(store.cached_text(changed)).to be_nil
   end
 

@@ -171,10 +171,23 @@ pub fn looks_like_text(head: &[u8]) -> bool {
 }
 
 /// The content type of a file: from its name when the name tells, else from
-/// its leading bytes.
+/// its leading bytes. A name that claims a format without text of its own
+/// (`fplsp.doc`) over bytes that are plain text and carry none of the
+/// signatures [`sniff`] knows (OLE, ZIP, PDF, images...) is `text/plain`:
+/// such files are text in the wild, and a real one of those formats never
+/// starts with text alone.
 pub fn detect(name: &str, head: &[u8]) -> &'static str {
-    from_name(name).unwrap_or_else(|| sniff(head))
+    match from_name(name) {
+        Some(ty) if !is_text(ty) && !head.is_empty() => match sniff(head) {
+            TEXT => TEXT,
+            _ => ty,
+        },
+        Some(ty) => ty,
+        None => sniff(head),
+    }
 }
+
+const TEXT: &str = "text/plain";
 
 /// Whether a content type is one whose bytes are text a model can read as is.
 pub fn is_text(content_type: &str) -> bool {
@@ -218,6 +231,27 @@ mod tests {
         assert_eq!(detect("w", b"RIFF\0\0\0\0WEBPVP8 "), "image/webp");
         assert_eq!(detect("notes", b"plain words\n"), "text/plain");
         assert_eq!(detect("blob", b"\0\x01\x02"), OCTET_STREAM);
+    }
+
+    #[test]
+    fn text_named_as_a_binary_format_is_text() {
+        // arch/m68k/ifpsp060/fplsp.doc in the Linux tree is plain text.
+        assert_eq!(
+            detect("fplsp.doc", b"MOTOROLA MICROPROCESSOR\n"),
+            "text/plain"
+        );
+        assert_eq!(detect("notes.pdf", b"just words\n"), "text/plain");
+        assert_eq!(
+            detect("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\0\0"),
+            "application/msword"
+        );
+        assert_eq!(
+            detect("a.docx", b"PK\x03\x04\x14\0"),
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+        );
+        assert_eq!(detect("a.pdf", b"%PDF-1.7\n"), "application/pdf");
+        assert_eq!(detect("empty.pdf", b""), "application/pdf");
+        assert_eq!(detect("x.png", b"\x89PNG\r\n\x1a\n"), "image/png");
     }
 
     #[test]

@@ -39,6 +39,7 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
 
 use crate::cancel::Cancel;
+use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsutil::{open_folder, open_regular, read_small};
 use crate::glob::PathGlob;
@@ -150,10 +151,26 @@ fn explain_pattern_error(raw: &str) -> String {
 enum Source<'a> {
     /// A regular file named `name` in the open folder `dir`.
     Disk(Arc<OwnedFd>, String),
+    /// A regular file whose name claims a format without text of its own
+    /// (`notes.doc`), with no extracted text: searched as text only when
+    /// its first bytes are plain text with none of that format's
+    /// signatures, as `content_type::detect` decides for every store.
+    Claimed(Arc<OwnedFd>, String),
     /// Text the caller holds (a store's text file, or extracted text).
     Text(&'a [u8]),
     /// A format with no text until a converter reads it.
     NoText,
+}
+
+/// Reads on into `buf` until it holds a file's first
+/// [`content_type::SNIFF_BYTES`] (or the whole file), unless `whole` says it
+/// already holds all of it.
+fn read_head(file: &std::fs::File, buf: &mut Vec<u8>, whole: bool) -> io::Result<()> {
+    if whole || buf.len() >= content_type::SNIFF_BYTES {
+        return Ok(());
+    }
+    let missing = (content_type::SNIFF_BYTES - buf.len()) as u64;
+    file.take(missing).read_to_end(buf).map(drop)
 }
 
 /// A compiled search.
@@ -416,16 +433,30 @@ impl Search {
             Source::Text(text) => {
                 self.search_bytes(searcher, matcher, text, &mut sink, cancel, halted)
             }
-            Source::Disk(dir, name) => match open_regular(&**dir, name, name) {
-                Ok(Some((file, stat))) => {
-                    // A small file is read whole and searched as a slice; a
-                    // large one in buffers, after what was read of it.
-                    let size = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
-                    match read_small(&file, size, WHOLE_FILE_LIMIT, buffer) {
-                        Ok(true) => {
-                            self.search_bytes(searcher, matcher, buffer, &mut sink, cancel, halted)
+            Source::Disk(dir, name) | Source::Claimed(dir, name) => {
+                let claimed = matches!(source, Source::Claimed(..));
+                match open_regular(&**dir, name, name) {
+                    Ok(Some((file, stat))) => {
+                        // A small file is read whole and searched as a slice;
+                        // a large one in buffers, after what was read of it.
+                        let size = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
+                        let whole = match read_small(&file, size, WHOLE_FILE_LIMIT, buffer) {
+                            Ok(whole) => whole,
+                            Err(e) => return Outcome::Failed(e.to_string()),
+                        };
+                        if claimed {
+                            match read_head(&file, buffer, whole) {
+                                Ok(()) => {}
+                                Err(e) => return Outcome::Failed(e.to_string()),
+                            }
+                            let head = &buffer[..buffer.len().min(content_type::SNIFF_BYTES)];
+                            if !content_type::is_text(content_type::detect(name, head)) {
+                                return Outcome::NoText;
+                            }
                         }
-                        Ok(false) => {
+                        if whole {
+                            self.search_bytes(searcher, matcher, buffer, &mut sink, cancel, halted)
+                        } else {
                             let reader = Guarded {
                                 inner: buffer.as_slice().chain(file),
                                 cancel,
@@ -434,13 +465,12 @@ impl Search {
                             };
                             searcher.search_reader(matcher, reader, &mut sink)
                         }
-                        Err(e) => return Outcome::Failed(e.to_string()),
                     }
+                    // Gone since listed; the buffer goes back unused.
+                    Ok(None) => return Outcome::Hits(sink.lines, 0),
+                    Err(e) => return Outcome::Failed(e.to_string()),
                 }
-                // Gone since listed; the buffer goes back unused.
-                Ok(None) => return Outcome::Hits(sink.lines, 0),
-                Err(e) => return Outcome::Failed(e.to_string()),
-            },
+            }
         };
         match result {
             _ if sink.binary => Outcome::Binary,

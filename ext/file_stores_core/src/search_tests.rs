@@ -471,3 +471,30 @@ fn a_note_with_no_room_for_a_name_counts_them_all() {
         "No matches.\nSkipped 3 binary files: 3 not named here. They have no text to search.\n"
     );
 }
+
+#[test]
+fn text_named_as_a_binary_format_is_searched_on_disk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("store");
+    let store = DirStore::open(&root, None).unwrap();
+    let c = Cancel::new();
+    // Plain text named .doc, as arch/m68k/ifpsp060/fplsp.doc in Linux.
+    store.write("fplsp.doc", b"FPSP hit\n", 1, &c).unwrap();
+    let mut big = b"%PDF-1.7\n".to_vec();
+    big.resize(2 << 20, b'x');
+    big.extend_from_slice(b"\nhit\n");
+    store.write("real.pdf", &big, 1, &c).unwrap();
+    let mut long = vec![b'y'; 2 << 20];
+    long.extend_from_slice(b"\nhit at the end\n");
+    store.write("long.xlsx", &long, 1, &c).unwrap();
+    store.write("zip.docx", b"PK\x03\x04hit\n", 1, &c).unwrap();
+    let search = Search::new("hit", Options::default()).unwrap();
+    let out = search
+        .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+        .unwrap();
+    assert_eq!(
+        out,
+        "fplsp.doc:1:FPSP hit\nlong.xlsx:2:hit at the end\n\
+         Skipped 2 files with no extracted text: real.pdf, zip.docx. Read them with read_file first.\n"
+    );
+}

@@ -127,9 +127,10 @@ impl<'t> Walk<'t> {
             let source = if has_own_text(&name) {
                 Source::Disk(frame.dir.clone(), name)
             } else {
-                self.texts
-                    .get(&path)
-                    .map_or(Source::NoText, |t| Source::Text(t))
+                self.texts.get(&path).map_or_else(
+                    || Source::Claimed(frame.dir.clone(), name),
+                    |t| Source::Text(t),
+                )
             };
             out.push((path, source));
         }

@@ -131,7 +131,7 @@ RSpec.describe RubyLLM::NativeDir, :native do
     it 'come from names, and from signatures when the name does not tell' do
       store.write('scan', "%PDF-1.7\n")
       store.write('photo', "\xFF\xD8\xFF\xE0\x00\x10JFIF".b)
-      store.write('deck.pptx', 'PK')
+      store.write('deck.pptx', "PK\x03\x04".b)
       store.write('notes', "plain words\n")
       types = store.list.to_h { |f| [f.path, f.content_type] }
       expect(types).to eq(

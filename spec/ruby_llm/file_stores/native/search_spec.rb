@@ -51,7 +51,7 @@ RSpec.describe RubyLLM::FileStore::Search, :native do
     end
 
     it 'searches the text a store keeps for a format with none of its own, and skips the rest' do
-      store.write('deck.pptx', 'PK')
+      store.write('deck.pptx', "PK\x03\x04".b)
       store.write('scan.pdf', "%PDF-1.7\n")
       store.cache_text(store.find('deck.pptx'), "Quarterly plan\n")
       expect(run(store, 'plan'))

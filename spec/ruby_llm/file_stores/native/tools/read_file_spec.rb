@@ -52,7 +52,7 @@ RSpec.describe RubyLLM::FileStore::Tools::ReadFile do
     end
 
     it 'reads the text the store keeps for another format' do
-      file = store.write('deck.pptx', 'PK fake')
+      file = store.write('deck.pptx', "PK\x03\x04 fake".b)
       store.cache_text(file, "## Slide 1\n\nHello\n")
       expect(call_tool('read_file', path: 'deck.pptx')).to eq("## Slide 1\n\nHello\n")
     end

@@ -42,6 +42,17 @@ RSpec.describe RubyLLM::FileStore::Tools::SearchFiles do
         .to eq("No matches.\nSkipped 1 file with no extracted text: scan.pdf. Read them with read_file first.\n")
     end
 
+    it 'searches and reads plain text named as a binary format as text' do
+      # As arch/m68k/ifpsp060/fplsp.doc in the Linux tree; a real .docx stays skipped.
+      store.write('fplsp.doc', "MOTOROLA termination package\n")
+      store.write('real.docx', "PK\x03\x04termination".b)
+      expect(store.find('fplsp.doc').content_type).to eq('text/plain')
+      expect(call_tool('search_files', pattern: 'termination', glob: '*.doc*'))
+        .to eq("fplsp.doc:1:MOTOROLA termination package\n" \
+               "Skipped 1 file with no extracted text: real.docx. Read them with read_file first.\n")
+      expect(call_tool('read_file', path: 'fplsp.doc')).to eq("MOTOROLA termination package\n")
+    end
+
     it 'searches the text kept for other formats' do
       store.cache_text(store.find('scan.pdf'), "Scanned termination clause\n")
       expect(call_tool('search_files', pattern: 'clause')).to eq("scan.pdf:1:Scanned termination clause\n")
