@@ -3,26 +3,52 @@
 //! thread is interrupted (Ctrl-C, `Thread#kill`, `Timeout`), and every loop in
 //! the core checks it between units of work.
 
+#[cfg(test)]
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
 /// A flag that asks running work to stop.
 #[derive(Debug, Default)]
-pub struct Cancel(AtomicBool);
+pub struct Cancel {
+    flag: AtomicBool,
+    /// In tests, how many more looks at the flag find it clear before it
+    /// sets itself (0: never), so a test can cancel work at a point it
+    /// chooses instead of after a sleep.
+    #[cfg(test)]
+    countdown: AtomicUsize,
+}
 
 impl Cancel {
     pub fn new() -> Self {
-        Cancel(AtomicBool::new(false))
+        Cancel::default()
+    }
+
+    /// A flag that sets itself on the `checks`-th look at it.
+    #[cfg(test)]
+    pub fn after_checks(checks: usize) -> Self {
+        Cancel {
+            flag: AtomicBool::new(false),
+            countdown: AtomicUsize::new(checks),
+        }
     }
 
     /// Asks the work to stop. Safe to call from any thread, at any time.
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Release);
+        self.flag.store(true, Ordering::Release);
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Acquire)
+        #[cfg(test)]
+        if self
+            .countdown
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+            == Ok(1)
+        {
+            self.cancel();
+        }
+        self.flag.load(Ordering::Acquire)
     }
 
     /// `Err(Cancelled)` once cancelled, for use with `?` in loops.
