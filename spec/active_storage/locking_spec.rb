@@ -30,20 +30,30 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, '#with_lock' do
   it 'is reentrant in one thread, and takes turns between threads with stores of their own' do
     expect(store.with_lock { store.with_lock { store.write('a.txt', 'a') && :inner } }).to eq(:inner)
     order = Queue.new
+    entered = Queue.new
+    release = Queue.new
     holder = Thread.new do
       ActiveRecord::Base.connection_pool.with_connection do
         store_for(Chat.find(chat.id)).with_lock do
           order << :first_in
-          sleep 0.3
+          entered << true
+          release.pop
           order << :first_out
         end
       end
     end
-    sleep 0.05 until order.size.positive?
-    ActiveRecord::Base.connection_pool.with_connection do
-      store_for(Chat.find(chat.id)).with_lock { order << :second_in }
+    entered.pop
+    second = Thread.new do
+      ActiveRecord::Base.connection_pool.with_connection do
+        store_for(Chat.find(chat.id)).with_lock { order << :second_in }
+      end
     end
-    holder.join
+    # The second thread blocks on the chat's row (a lock wait, or the busy
+    # handler's sleep), never getting in while the first holds it.
+    Thread.pass until second.status == 'sleep' || !second.alive?
+    expect(order.size).to eq(1)
+    release << true
+    [holder, second].each(&:join)
     expect(Array.new(order.size) { order.pop }).to eq(%i[first_in first_out second_in])
   end
 

@@ -80,7 +80,7 @@ RSpec.describe RubyLLM::NativeDir, :native do
 
     it 'let other Ruby threads run meanwhile (the GVL is released)' do
       ticker = Ticker.new
-      sleep 0.05
+      Thread.pass until ticker.ticks.positive?
       during, files = ticker.during { described_class.new(@root).list } # hashes 1 GB
       ticker.stop
       expect(files.map(&:path)).to eq(['big.bin'])
@@ -90,7 +90,7 @@ RSpec.describe RubyLLM::NativeDir, :native do
     it 'stop promptly when the thread is killed' do
       fresh = described_class.new(@root)
       worker = Thread.new { fresh.list }
-      sleep 0.05
+      Thread.pass until worker.status == 'sleep' || !worker.alive? # inside the hash, without the GVL
       started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       worker.kill
       expect(worker.join(5)).not_to be_nil
@@ -115,7 +115,7 @@ RSpec.describe RubyLLM::NativeDir, :native do
       end
       holder_ready.pop
       waiter = Thread.new { store.write('x.txt', 'x') }
-      sleep 0.1
+      Thread.pass until waiter.status == 'sleep' || !waiter.alive? # waiting for the lock
       waiter.kill
       expect(waiter.join(2)).not_to be_nil
       release << true
