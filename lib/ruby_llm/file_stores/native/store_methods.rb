@@ -66,6 +66,15 @@ module RubyLLM
           file_store_state.fetch(:monitor).synchronize(&block)
         end
 
+        # Searches the files for +pattern+, a regular expression (see
+        # RubyLLM::FileStore::Search.run for the options and the result).
+        # This default searches the texts the store gives; a store that can
+        # search by itself overrides it, as NativeDir does on disk.
+        def search(pattern, path: nil, glob: nil, **options)
+          RubyLLM::FileStore::Search.over_texts(self, RubyLLM::FileStore::Search.arguments(pattern, path:, glob:,
+                                                                                             **options))
+        end
+
         # The folder holding the store's files on disk, or nil for a store
         # that keeps them elsewhere.
         def local_root
@@ -95,6 +104,25 @@ module RubyLLM
           state.fetch(:mutex).synchronize do
             digest.nil? ? state.fetch(:reads).delete(path) : state.fetch(:reads)[path] = digest
           end
+        end
+
+        # The path of the file a chat kept an attachment as, by the
+        # attachment's key (see Glue::Keeper.attachment_key), or nil. A chat
+        # loaded again shows its earlier attachments under the same names,
+        # even after the model changed those files. This default remembers
+        # for as long as the store object lives; a store that keeps its files
+        # elsewhere keeps this with them (the Active Storage store, in the
+        # file's row).
+        def attachment_path(key)
+          state = file_store_state
+          state.fetch(:mutex).synchronize { state.fetch(:attachments)[key] }
+        end
+
+        # Remembers that the attachment with +key+ was kept at +path+.
+        def remember_attachment(key, path)
+          state = file_store_state
+          path = RubyLLM::FileStore.path(path)
+          state.fetch(:mutex).synchronize { state.fetch(:attachments)[key] = path }
         end
 
         # The file's text: text files as they are (invalid UTF-8 replaced),
@@ -160,8 +188,15 @@ module RubyLLM
         # initialize does not call super still works.
         def file_store_state
           @file_store_state || STATE_LOCK.synchronize do
-            @file_store_state ||= { monitor: Monitor.new, mutex: Mutex.new, reads: {}, texts: TextCache.new }
+            @file_store_state ||= { monitor: Monitor.new, mutex: Mutex.new, reads: {}, texts: TextCache.new,
+                                  attachments: {} }
           end
+        end
+
+        # Drops the store's state: a copy of a store (an owner's view) makes
+        # its own on first use.
+        def forget_file_store_state
+          @file_store_state = nil
         end
 
         def text_key(file)
