@@ -9,25 +9,26 @@ module RubyLLM
       # is defined, so a store's write announces the file it wrote however
       # the store implements it.
       #
-      #   result, written = WriteEvents.listen { tool.call(arguments) }
+      #   result, written = WriteEvents.listen(store) { tool.call(arguments) }
       module WriteEvents
         KEY = :ruby_llm_file_store_writes
         private_constant :KEY
 
         def write(...)
           file = super
-          Thread.current[KEY]&.push(file)
+          Thread.current[KEY]&.push([self, file])
           file
         end
 
-        # Runs the block and returns its value and the files that stores
+        # Runs the block and returns its value and the files that +store+
         # wrote meanwhile in this thread or fiber, the last write of each
         # path once.
-        def self.listen
+        def self.listen(store)
           outer = Thread.current[KEY]
-          files = []
-          Thread.current[KEY] = files
+          writes = []
+          Thread.current[KEY] = writes
           result = yield
+          files = writes.filter_map { |writer, file| file if writer.equal?(store) }
           [result, files.reverse.uniq(&:path).reverse]
         ensure
           Thread.current[KEY] = outer

@@ -39,6 +39,30 @@ module RubyLLM
             kept || raise(ArgumentError, "no free name for #{path} in #{MAX_TRIES} tries")
           end
 
+          # Keeps a chat's attachment named +name+ (see safe_name): at the
+          # path the store remembers for it (attachment_path) when that file
+          # is still there, even changed since; otherwise as keep does, and
+          # the store remembers the path. So a chat loaded again, in another
+          # process too, shows its attachments under the names the model saw.
+          def keep_attachment(name, bytes, content_type: nil, blob: nil)
+            key = Keeper.attachment_key(name, Native.sha256_hex(bytes))
+            store.with_lock do
+              path = store.attachment_path(key)
+              known = path && store[path]
+              next [known, false] if known
+
+              file, written = keep(name, bytes, content_type:, blob:)
+              store.remember_attachment(key, file.path)
+              [file, written]
+            end
+          end
+
+          # What identifies an attachment in a store: its name and the digest
+          # of its bytes, as 64 hex characters.
+          def self.attachment_key(name, digest)
+            Native.sha256_hex("#{name.b}\0#{digest}")
+          end
+
           # A file name that a store accepts, from an attachment's name: the
           # last part of it, without control characters or leading dots
           # (which would hide it), "attachment" when nothing is left.
