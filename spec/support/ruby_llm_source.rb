@@ -28,7 +28,9 @@ module RubyLLMSource
   def folders(version = 'main')
     ENV.fetch(VARIABLES.fetch(version), '').split(File::PATH_SEPARATOR).reject(&:empty?).flat_map do |folder|
       if File.exist?(File.join(folder, 'lib/ruby_llm.rb'))
-        [File.join(folder, 'lib'), *%w[schema stubs].map { |part| File.join(folder, part) }.select { |f| File.directory?(f) }]
+        [File.join(folder, 'lib'), *%w[schema stubs].map do |part|
+                                      File.join(folder, part)
+                                    end.select { |f| File.directory?(f) }]
       else
         [folder]
       end
@@ -51,12 +53,12 @@ module RubyLLMSource
   # Defines +body+ as a context for each of +versions+ that has a copy, its
   # examples knowing the version as ruby_llm_version. With none, one
   # example says how to run them, once in the whole run.
-  def each_version(group, versions = SUPPORTED, &body)
+  def each_version(group, versions = SUPPORTED, &)
     present = versions(versions)
     present.each do |version|
       group.context("on ruby_llm #{version}", ruby_llm: version) do
         let(:ruby_llm_version) { version }
-        class_exec(&body)
+        class_exec(&)
       end
     end
     return unless present.empty? && !SKIPPED[0]

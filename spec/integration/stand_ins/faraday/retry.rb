@@ -13,6 +13,11 @@ module Faraday
 
   # Encodes Hash and Array bodies as JSON.
   class JsonRequestStandIn < Faraday::Middleware
+    def call(env)
+      on_request(env)
+      @app.call(env)
+    end
+
     def on_request(env)
       return unless env.body.is_a?(Hash) || env.body.is_a?(Array)
 
@@ -23,6 +28,10 @@ module Faraday
 
   # Parses JSON response bodies.
   class JsonResponseStandIn < Faraday::Middleware
+    def call(env)
+      @app.call(env).on_complete { |response_env| on_complete(response_env) }
+    end
+
     def on_complete(env)
       type = env.response_headers['Content-Type'].to_s
       body = env.body
