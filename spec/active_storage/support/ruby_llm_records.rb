@@ -47,13 +47,16 @@ module RubyLLMRecords
       %i[thinking_text thinking_signature].each { |column| t.text column }
       %i[citations server_tool_calls raw_content raw_reasoning].each { |column| t.json column }
       t.string :finish_reason
+      # ruby_llm 1.16's columns: its model, the tool call a result answers, tokens.
+      %i[ruby_llm_model ruby_llm_tool_call].each { |name| t.references name }
+      %i[input output cached cache_creation thinking].each { |kind| t.integer :"#{kind}_tokens" }
       t.timestamps
     end
   end
 
   def create_tool_calls(connection)
     connection.create_table(:ruby_llm_tool_calls, force: true) do |t|
-      t.references :message, polymorphic: true, null: false
+      t.references :message, polymorphic: true # 1.16 leaves message_type empty
       t.references :result, polymorphic: true
       %i[tool_call_id name].each { |column| t.string column, null: false }
       t.text :thought_signature
@@ -86,6 +89,16 @@ module RubyLLMRecords
   # ruby_llm was required, so its Railtie never ran), then the models.
   def load_models!
     support_rails61
+    ruby_llm2? ? load_models2! : load_models116!
+  end
+
+  # Whether the loaded ruby_llm is 2.0 (main), with its own model and tool
+  # call records, rather than 1.16, whose acts_as names them.
+  def ruby_llm2?
+    $LOAD_PATH.any? { |path| File.exist?(File.join(path, 'ruby_llm/active_record/usage.rb')) }
+  end
+
+  def load_models2!
     %w[payload_helpers model tool_call usage batch chat_methods message_methods acts_as].each do |file|
       require "ruby_llm/active_record/#{file}"
     end
@@ -96,6 +109,33 @@ module RubyLLMRecords
     Object.const_set(:LlmMessage, Class.new(ActiveRecord::Base)).class_eval do
       acts_as_message chat: :llm_chat, chat_class: 'LlmChat'
       has_many_attached :attachments
+    end
+  end
+
+  # ruby_llm 1.16's acts_as (config.use_new_acts_as, what its install
+  # generator sets) on the same tables.
+  def load_models116!
+    %w[payload_helpers chat_methods message_methods model_methods tool_call_methods acts_as].each do |file|
+      require "ruby_llm/active_record/#{file}" # as its Railtie does
+    end
+    RubyLLM.config.use_new_acts_as = true
+    ActiveRecord::Base.include(RubyLLM::ActiveRecord::ActsAs)
+    model = { model: :ruby_llm_model, model_class: 'RubyLLMModel' }
+    Object.const_set(:RubyLLMModel, Class.new(ActiveRecord::Base)).class_eval do
+      self.table_name = 'ruby_llm_models'
+      acts_as_model chats: :llm_chats, chat_class: 'LlmChat'
+    end
+    Object.const_set(:LlmChat, Class.new(ActiveRecord::Base)).class_eval do
+      acts_as_chat messages: :llm_messages, message_class: 'LlmMessage', **model
+    end
+    Object.const_set(:LlmMessage, Class.new(ActiveRecord::Base)).class_eval do
+      acts_as_message chat: :llm_chat, chat_class: 'LlmChat', tool_calls: :ruby_llm_tool_calls,
+                      tool_call_class: 'RubyLLMToolCall', tool_calls_foreign_key: :message_id, **model
+      has_many_attached :attachments
+    end
+    Object.const_set(:RubyLLMToolCall, Class.new(ActiveRecord::Base)).class_eval do
+      self.table_name = 'ruby_llm_tool_calls'
+      acts_as_tool_call message: :message, message_class: 'LlmMessage', result: :result, result_class: 'LlmMessage'
     end
   end
 
