@@ -99,6 +99,27 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
       expect(tool_result.to_s).to include('Termination: 30 days.')
     end
 
+    it 'shows an attachment under the same name after the model changed it, in a new process too' do
+      edit = s.tool_calls(['edit_file', { path: 'brief.txt', old_text: 'draft', new_text: 'final version' }])
+      first = with_server([edit, s.text('Edited.'), s.text('Seen.')]) do |server|
+        chat = create_chat.with_file_store
+        chat.ask 'Tidy this', with: upload('brief.txt', "A draft brief.\n", 'text/plain')
+        chat.ask 'Anything else?'
+        { id: chat.id, line: user_contents(server.requests.last).first, paths: chat.file_store.list.map(&:path) }
+      end
+      again = with_server([s.text('Still seen.')]) do |server|
+        chat = find_chat(first[:id])
+        chat.ask 'And now?'
+        { lines: user_contents(server.requests.last).first(2), paths: chat.file_store.list.map(&:path),
+          text: chat.file_store.read('brief.txt') }
+      end
+
+      expect(first[:line]).to eq("Tidy this\n\nbrief.txt (text/plain, 15 bytes) is in this chat's files.")
+      expect(again).to eq(lines: [first[:line], 'Anything else?'], paths: ['brief.txt'],
+                          text: "A final version brief.\n")
+      expect(first[:paths]).to eq(['brief.txt'])
+    end
+
     it "gives an agent's records the agent's store on create! and find, and an owner's view with owner:" do
       facts = with_server([s.text('One.'), s.text('Two.')]) do |server|
         reviewer = Class.new(RubyLLM::Agent) do

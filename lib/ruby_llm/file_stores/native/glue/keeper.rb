@@ -42,14 +42,17 @@ module RubyLLM
           # Keeps a chat's attachment named +name+ (see safe_name): at the
           # path the store remembers for it (attachment_path) when that file
           # is still there, even changed since; otherwise as keep does, and
-          # the store remembers the path. So a chat loaded again, in another
-          # process too, shows its attachments under the names the model saw.
+          # the store remembers the path. Returns the attachment as kept (the
+          # file at that path with the attachment's size and digest) and
+          # whether it was written. So a chat loaded again, in another
+          # process too, shows its attachments in the same lines the model saw.
           def keep_attachment(name, bytes, content_type: nil, blob: nil)
-            key = Keeper.attachment_key(name, Native.sha256_hex(bytes))
+            digest = Native.sha256_hex(bytes)
+            key = Keeper.attachment_key(name, digest)
             store.with_lock do
               path = store.attachment_path(key)
               known = path && store[path]
-              next [known, false] if known
+              next [as_kept(known, bytes, digest), false] if known
 
               file, written = keep(name, bytes, content_type:, blob:)
               store.remember_attachment(key, file.path)
@@ -74,6 +77,14 @@ module RubyLLM
           end
 
           private
+
+          # +file+ as it was when +bytes+ were kept there.
+          def as_kept(file, bytes, digest)
+            return file if file.digest == digest
+
+            RubyLLM::StoredFile.new(path: file.path, byte_size: bytes.bytesize, content_type: file.content_type,
+                                    digest:, updated_at: file.updated_at)
+          end
 
           # [file, written] at the first candidate path free of a different
           # file, or nil.
