@@ -32,7 +32,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage do
     expect(again.find('notes/plan.md')).to eq(store.find('notes/plan.md'))
   end
 
-  it "remembers which attachment each file was kept for in the row, for a new store on the chat" do
+  it 'remembers which attachment each file was kept for in the row, for a new store on the chat' do
     keeper = RubyLLM::FileStores::Native::Glue::Keeper
     kept, = keeper.new(store).keep_attachment('brief.txt', "A draft brief.\n")
     store.write('brief.txt', "A final brief.\n")

@@ -54,9 +54,8 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
       end
 
       first, second, third, fourth = facts[:requests]
-      expect(user_contents(first).first).to match([{ 'type' => 'text', 'text' => 'Compare these' },
-                                                   a_hash_including('type' => 'text',
-                                                                    'text' => a_string_including('Termination: 30 days')),
+      notes_part = a_hash_including('type' => 'text', 'text' => a_string_including('Termination: 30 days'))
+      expect(user_contents(first).first).to match([{ 'type' => 'text', 'text' => 'Compare these' }, notes_part,
                                                    a_hash_including('type' => 'file')])
       expect(user_contents(second).first).to eq(
         "Compare these\n\nnotes.md (text/x-web-markdown, 30 bytes) is in this chat's files.\n" \
@@ -176,7 +175,8 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
 
       expect(facts[:roots]).to eq([File.join(@tmp, 'alpha'), File.join(@tmp, 'beta')])
       expect(facts[:alpha_tools]).to eq(%w[list_files read_file search_files])
-      expect(tool_contents(facts[:requests].last)).to eq(["a.md (text/markdown, 1 byte)\nb.md (text/markdown, 1 byte)\n"])
+      expect(tool_contents(facts[:requests].last))
+        .to eq(["a.md (text/markdown, 1 byte)\nb.md (text/markdown, 1 byte)\n"])
       expect(facts.values_at(:memory_stores_differ, :memory_class, :without))
         .to eq([true, 'RubyLLM::FileStore::Memory', nil])
     end

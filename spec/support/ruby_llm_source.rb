@@ -27,13 +27,9 @@ module RubyLLMSource
   # The load path folders of the copy for +version+ (a key of VARIABLES).
   def folders(version = 'main')
     ENV.fetch(VARIABLES.fetch(version), '').split(File::PATH_SEPARATOR).reject(&:empty?).flat_map do |folder|
-      if File.exist?(File.join(folder, 'lib/ruby_llm.rb'))
-        [File.join(folder, 'lib'), *%w[schema stubs].map do |part|
-                                      File.join(folder, part)
-                                    end.select { |f| File.directory?(f) }]
-      else
-        [folder]
-      end
+      next [folder] unless File.exist?(File.join(folder, 'lib/ruby_llm.rb'))
+
+      %w[lib schema stubs].map { |part| File.join(folder, part) }.select { |path| File.directory?(path) }
     end
   end
 
@@ -47,9 +43,6 @@ module RubyLLMSource
       'spec/integration/prepare_ruby_llm; see spec/integration/README.md) to run the specs against ruby_llm'
   end
 
-  SKIPPED = [false]
-  private_constant :SKIPPED
-
   # Defines +body+ as a context for each of +versions+ that has a copy, its
   # examples knowing the version as ruby_llm_version. With none, one
   # example says how to run them, once in the whole run.
@@ -61,9 +54,9 @@ module RubyLLMSource
         class_exec(&)
       end
     end
-    return unless present.empty? && !SKIPPED[0]
+    return unless present.empty? && !@skipped
 
-    SKIPPED[0] = true
+    @skipped = true
     message = skip_message
     group.it('runs against ruby_llm') { skip message }
   end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative 'ruby_llm_models'
+
 # ruby_llm's own acts_as_chat models in the spec application, for the specs
 # that run ruby_llm from RUBY_LLM_SOURCE (in a forked child, see
 # spec/support/ruby_llm_source.rb): tables made here in the parent, with the
@@ -84,59 +86,10 @@ module RubyLLMRecords
     TABLES.each { |table| connection.execute("DELETE FROM #{connection.quote_table_name(table)}") }
   end
 
-  # In the child, after ruby_llm is loaded: what ruby_llm's Railtie does
-  # when Active Record loads (this application was initialized before
-  # ruby_llm was required, so its Railtie never ran), then the models.
+  # In the child, after ruby_llm is loaded: the models (see RubyLLMModels).
   def load_models!
     support_rails61
-    ruby_llm2? ? load_models2! : load_models116!
-  end
-
-  # Whether the loaded ruby_llm is 2.0 (main), with its own model and tool
-  # call records, rather than 1.16, whose acts_as names them.
-  def ruby_llm2?
-    $LOAD_PATH.any? { |path| File.exist?(File.join(path, 'ruby_llm/active_record/usage.rb')) }
-  end
-
-  def load_models2!
-    %w[payload_helpers model tool_call usage batch chat_methods message_methods acts_as].each do |file|
-      require "ruby_llm/active_record/#{file}"
-    end
-    ActiveRecord::Base.include(RubyLLM::ActiveRecord::ActsAs)
-    Object.const_set(:LlmChat, Class.new(ActiveRecord::Base)).class_eval do
-      acts_as_chat messages: :llm_messages, message_class: 'LlmMessage'
-    end
-    Object.const_set(:LlmMessage, Class.new(ActiveRecord::Base)).class_eval do
-      acts_as_message chat: :llm_chat, chat_class: 'LlmChat'
-      has_many_attached :attachments
-    end
-  end
-
-  # ruby_llm 1.16's acts_as (config.use_new_acts_as, what its install
-  # generator sets) on the same tables.
-  def load_models116!
-    %w[payload_helpers chat_methods message_methods model_methods tool_call_methods acts_as].each do |file|
-      require "ruby_llm/active_record/#{file}" # as its Railtie does
-    end
-    RubyLLM.config.use_new_acts_as = true
-    ActiveRecord::Base.include(RubyLLM::ActiveRecord::ActsAs)
-    model = { model: :ruby_llm_model, model_class: 'RubyLLMModel' }
-    Object.const_set(:RubyLLMModel, Class.new(ActiveRecord::Base)).class_eval do
-      self.table_name = 'ruby_llm_models'
-      acts_as_model chats: :llm_chats, chat_class: 'LlmChat'
-    end
-    Object.const_set(:LlmChat, Class.new(ActiveRecord::Base)).class_eval do
-      acts_as_chat messages: :llm_messages, message_class: 'LlmMessage', **model
-    end
-    Object.const_set(:LlmMessage, Class.new(ActiveRecord::Base)).class_eval do
-      acts_as_message chat: :llm_chat, chat_class: 'LlmChat', tool_calls: :ruby_llm_tool_calls,
-                      tool_call_class: 'RubyLLMToolCall', tool_calls_foreign_key: :message_id, **model
-      has_many_attached :attachments
-    end
-    Object.const_set(:RubyLLMToolCall, Class.new(ActiveRecord::Base)).class_eval do
-      self.table_name = 'ruby_llm_tool_calls'
-      acts_as_tool_call message: :message, message_class: 'LlmMessage', result: :result, result_class: 'LlmMessage'
-    end
+    RubyLLMModels.load!
   end
 
   # ruby_llm preloads messages with Preloader.new(records:, associations:)

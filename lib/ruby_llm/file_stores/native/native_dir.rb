@@ -127,7 +127,6 @@ module RubyLLM
       Fiber.current.object_id
     end
 
-
     # Path => text for the files whose converted text this store keeps. With
     # the in-memory text cache, the paths come from what cache_text was told,
     # so a search needs no walk of its own; a subclass that keeps texts

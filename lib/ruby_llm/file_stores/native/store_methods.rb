@@ -11,6 +11,8 @@ module RubyLLM
       # it, so a method that ruby_llm itself defines on FileStore wins and this
       # module only fills what is missing.
       module StoreMethods
+        include AttachmentMemory
+
         def initialize(*)
           super()
           file_store_state
@@ -72,7 +74,7 @@ module RubyLLM
         # search by itself overrides it, as NativeDir does on disk.
         def search(pattern, path: nil, glob: nil, **options)
           RubyLLM::FileStore::Search.over_texts(self, RubyLLM::FileStore::Search.arguments(pattern, path:, glob:,
-                                                                                             **options))
+                                                                                                    **options))
         end
 
         # The folder holding the store's files on disk, or nil for a store
@@ -104,25 +106,6 @@ module RubyLLM
           state.fetch(:mutex).synchronize do
             digest.nil? ? state.fetch(:reads).delete(path) : state.fetch(:reads)[path] = digest
           end
-        end
-
-        # The path of the file a chat kept an attachment as, by the
-        # attachment's key (see Glue::Keeper.attachment_key), or nil. A chat
-        # loaded again shows its earlier attachments under the same names,
-        # even after the model changed those files. This default remembers
-        # for as long as the store object lives; a store that keeps its files
-        # elsewhere keeps this with them (the Active Storage store, in the
-        # file's row).
-        def attachment_path(key)
-          state = file_store_state
-          state.fetch(:mutex).synchronize { state.fetch(:attachments)[key] }
-        end
-
-        # Remembers that the attachment with +key+ was kept at +path+.
-        def remember_attachment(key, path)
-          state = file_store_state
-          path = RubyLLM::FileStore.path(path)
-          state.fetch(:mutex).synchronize { state.fetch(:attachments)[key] = path }
         end
 
         # The file's text: text files as they are (invalid UTF-8 replaced),
@@ -189,7 +172,7 @@ module RubyLLM
         def file_store_state
           @file_store_state || STATE_LOCK.synchronize do
             @file_store_state ||= { monitor: Monitor.new, mutex: Mutex.new, reads: {}, texts: TextCache.new,
-                                  attachments: {} }
+                                    attachments: {} }
           end
         end
 

@@ -21,8 +21,9 @@ RSpec.describe 'Installing into ruby_llm' do
     # with_file_store does. +gem_first+ requires this gem before ruby_llm
     # can be found, and installs with install!.
     def report(version, gem_first:)
+      folders = RubyLLMSource.folders(version).inspect
       load = if gem_first
-               "require 'ruby_llm/file_stores/native'; $LOAD_PATH.unshift(*#{RubyLLMSource.folders(version).inspect}); " \
+               "require 'ruby_llm/file_stores/native'; $LOAD_PATH.unshift(*#{folders}); " \
                  "require 'ruby_llm'; installed = RubyLLM::FileStores::Native.install!; "
              else
                "require 'ruby_llm'; require 'ruby_llm/file_stores/native'; " \
@@ -53,7 +54,10 @@ RSpec.describe 'Installing into ruby_llm' do
             expect([store, error]).to eq(['RubyLLM::NativeDir', nil])
           else
             expect(store).to eq('NilClass')
-            expect(error).to match(/\Awith_file_store needs ruby_llm 2\.0 or 1\.16; the loaded ruby_llm 1\.9\.0 lacks .*RubyLLM::Agent\.apply_configuration \(for the agent file_store macro\).*Tools\.for\(store\)/)
+            expect(error).to match(
+              /\Awith_file_store needs ruby_llm 2\.0 or 1\.16; the loaded ruby_llm 1\.9\.0 lacks .*/
+            ).and include('RubyLLM::Agent.apply_configuration (for the agent file_store macro)',
+                          'chat.with_tools(*RubyLLM::FileStore::Tools.for(store))')
           end
         end
       end
