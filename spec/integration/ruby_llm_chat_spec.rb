@@ -148,6 +148,25 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
         .to eq(%w[list_files read_file search_files write_file edit_file])
     end
 
+    it "runs code over the chat's store, following it when the store changes" do
+      script = [s.tool_calls(['run_code', { language: 'shell', code: 'echo hi > hi.txt' }]), s.text('Ran.')]
+      facts = with_server(script) do |server|
+        chat = new_chat.with_file_store(:memory).with_code_execution(python: false)
+        written = []
+        chat.after_file_write { |file| written << file.path }
+        chat.ask 'Make a file'
+        first = chat.file_store
+        chat.with_file_store(:memory)
+        follows = chat.code_execution.store.equal?(chat.file_store) && !chat.file_store.equal?(first)
+        { requests: server.requests, written:, files: first.list.map(&:path), follows:,
+          without: chat.with_file_store(nil).tools.keys.map(&:to_s) }
+      end
+
+      expect(tool_contents(facts[:requests].last).first).to include('hi.txt')
+      expect(facts.slice(:written, :files, :follows, :without))
+        .to eq(written: ['hi.txt'], files: ['hi.txt'], follows: true, without: [])
+    end
+
     it 'gives each chat an agent builds a store of its own' do
       root = @tmp
       facts = with_server([s.tool_calls(['list_files', {}]), s.text('Two files.')]) do |server|

@@ -49,10 +49,14 @@ module RubyLLM
           def keep_attachment(name, bytes, content_type: nil, blob: nil)
             digest = Native.sha256_hex(bytes)
             key = Keeper.attachment_key(name, digest)
+            # Without the lock first: a chat loaded again (ruby_llm 1.16's
+            # records, on every question) finds its attachments kept.
+            known = known_attachment(key, bytes, digest)
+            return [known, false] if known
+
             store.with_lock do
-              path = store.attachment_path(key)
-              known = path && store[path]
-              next [as_kept(known, bytes, digest), false] if known
+              known = known_attachment(key, bytes, digest)
+              next [known, false] if known
 
               file, written = keep(name, bytes, content_type:, blob:)
               store.remember_attachment(key, file.path)
@@ -77,6 +81,14 @@ module RubyLLM
           end
 
           private
+
+          # The attachment with +key+ as it was kept, when the store remembers
+          # a file for it that is still there; nil otherwise.
+          def known_attachment(key, bytes, digest)
+            path = store.attachment_path(key)
+            file = path && store[path]
+            file && as_kept(file, bytes, digest)
+          end
 
           # +file+ as it was when +bytes+ were kept there.
           def as_kept(file, bytes, digest)
