@@ -148,6 +148,23 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
         .to eq(%w[list_files read_file search_files write_file edit_file])
     end
 
+    it 'sends an image read_file returns in full until the next question, then as its line' do
+      folder = File.join(@tmp, 'charts').tap { |dir| Dir.mkdir(dir) }
+      File.binwrite(File.join(folder, 'chart.png'), "\x89PNG\r\n\x1A\n#{'p' * 100}".b)
+      script = [s.tool_calls(['read_file', { path: 'chart.png' }]), s.text('A chart.'), s.text('Welcome.')]
+      facts = with_server(script) do |server|
+        chat = new_chat.with_file_store(folder)
+        chat.ask 'Show me the chart'
+        chat.ask 'Thanks'
+        { requests: server.requests }
+      end
+
+      _, in_full, later = facts[:requests]
+      expect(in_full['messages'].to_json).to include('data:image/png;base64')
+      expect(later['messages'].to_json).not_to include('data:image/png;base64')
+      expect(tool_contents(later)).to eq(["chart.png (image/png, 108 bytes) is in this chat's files."])
+    end
+
     it "runs code over the chat's store, following it when the store changes" do
       script = [s.tool_calls(['run_code', { language: 'shell', code: 'echo hi > hi.txt' }]), s.text('Ran.')]
       facts = with_server(script) do |server|

@@ -89,11 +89,11 @@ module RubyLLM
           # kept, and long results are saved (see LongResults). read_file's
           # files are the store's own, shown in full until the next question.
           def tool_result(tool_name, tool, result, arguments = {})
-            return remember_read(result, arguments) if own_read_file?(tool)
+            return tool_content(remember_read(result, arguments)) if own_read_file?(tool)
 
             result = files_as_lines(result) if LongResults.file_like?(result) || LongResults.attachments?(result)
             tool_limit = tool.class.respond_to?(:inline_limit) ? tool.class.inline_limit : nil
-            @long_results.shape(tool_name, result, tool_limit:, on_write: @on_write).first
+            tool_content(@long_results.shape(tool_name, result, tool_limit:, on_write: @on_write).first)
           end
 
           # The converted text of a kept file, or nil when nothing reads its
@@ -132,6 +132,12 @@ module RubyLLM
             store.convert_locally(file.path)
           rescue RubyLLM::FileStore::ConversionError
             nil
+          end
+
+          # A result with files as the shape's ruby_llm takes it (see
+          # Adapters::RubyLLM116.tool_content).
+          def tool_content(result)
+            @shape.respond_to?(:tool_content) ? @shape.tool_content(result) : result
           end
 
           def own_read_file?(tool)

@@ -24,7 +24,7 @@ module RubyLLM
 
             NEEDS = [
               Need.private_method('RubyLLM::Chat', :provider_completion,
-                                  'sending a view of the messages (it calls @provider.complete(messages, ...))'),
+                                  'sending the provider a view of the messages, through @provider.complete'),
               Need.private_method('RubyLLM::Chat', :add_tool_result_message, 'saving long tool results', arity: 2),
               Need.private_method('RubyLLM::Chat', :execute_tool, 'after_file_write for what tools write', arity: 1),
               *%i[add_message with_tools tools messages].map do |name|
@@ -113,6 +113,17 @@ module RubyLLM
             # Whether the provider takes +attachment+ as it is.
             def supported?(attachment)
               !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)
+            end
+
+            # A tool's result as 1.16 sends files: in a RubyLLM::Content (it
+            # sends any other object as its to_s). +result+ is a file
+            # (read_file's), or text followed by files that could not be kept.
+            def tool_content(result)
+              return ::RubyLLM::Content.new(nil, [result]) if result.is_a?(::RubyLLM::Attachment)
+              return result unless result.is_a?(Array) && result.any?(::RubyLLM::Attachment)
+
+              texts, files = result.partition { |part| part.is_a?(String) }
+              ::RubyLLM::Content.new(texts.empty? ? nil : texts.join("\n\n"), files)
             end
 
             # A copy of +message+ with +text+ and +attachments+ (the same
