@@ -119,6 +119,23 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
       expect(facts[:store]).to contain_exactly('chart.png', facts[:path])
     end
 
+    it 'sends whole a long result of a tool class whose inline_limit (its own or inherited) allows it' do
+      facts = with_server([s.tool_calls(['export', {}]), s.text('Exported.')]) do |server|
+        base = Class.new(RubyLLM::Tool) { inline_limit 60_000 }
+        export = Class.new(base) do
+          def self.name = 'Export'
+          description 'Exports'
+          def execute = 'x' * 48_000
+        end
+        chat = new_chat.with_file_store.with_tools(export)
+        chat.ask 'Export it'
+        { requests: server.requests, limit: export.inline_limit, files: chat.file_store.list.map(&:path) }
+      end
+
+      expect(tool_contents(facts[:requests].last)).to eq(['x' * 48_000])
+      expect(facts.slice(:limit, :files)).to eq(limit: 60_000, files: [])
+    end
+
     it 'lets the model search, read and edit files through tool calls' do
       folder = File.join(@tmp, 'docs')
       FileUtils.mkdir_p(File.join(folder, 'guides'))
