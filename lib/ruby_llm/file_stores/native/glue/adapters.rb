@@ -27,11 +27,13 @@ module RubyLLM
 
           module_function
 
-          # The adapter for the loaded ruby_llm, or nil.
+          # The adapter for the loaded ruby_llm, or nil. Found once: the
+          # loaded ruby_llm does not change.
           def current
+            return @current if @current
             return nil unless Native.ruby_llm_loaded?
 
-            ALL.find(&:usable?)
+            @current = ALL.find(&:usable?)
           end
 
           # The adapter for the loaded ruby_llm; raises
