@@ -8,8 +8,9 @@ module RubyLLM
         # long results it saved, and the reads that wait for a request to go
         # out. ChatExtension keeps one per chat; it is plain Ruby, so it works
         # (and is specced) without ruby_llm, on anything shaped like
-        # attachments (filename, content, mime_type) and messages (role,
-        # content, attachments).
+        # attachments (filename, content, mime_type), reading messages
+        # through a shape: the adapter of the loaded ruby_llm, or
+        # PlainMessages (role, content, attachments).
         class ChatFiles
           NOT_KEPT = Object.new.freeze
           private_constant :NOT_KEPT
