@@ -32,6 +32,16 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage do
     expect(again.find('notes/plan.md')).to eq(store.find('notes/plan.md'))
   end
 
+  it 'remembers which attachment each file was kept for in the row, for a new store on the chat' do
+    keeper = RubyLLM::FileStores::Native::Glue::Keeper
+    kept, = keeper.new(store).keep_attachment('brief.txt', "A draft brief.\n")
+    store.write('brief.txt', "A final brief.\n")
+    again, written = keeper.new(store_for(Chat.find(chat.id))).keep_attachment('brief.txt', "A draft brief.\n")
+    expect([kept.path, again.path, again.byte_size, written]).to eq(['brief.txt', 'brief.txt', 15, false])
+    expect(chat.ruby_llm_chat_files.pluck(:path, :attachment_key))
+      .to eq([['brief.txt', keeper.attachment_key('brief.txt', Digest::SHA256.hexdigest("A draft brief.\n"))]])
+  end
+
   it 'keeps converted text and what the model read in the row, for a new store on the chat' do
     deck = store.write('deck.pptx', "PK\x03\x04 fake deck".b)
     store.cache_text(deck, "Slide 1\n")

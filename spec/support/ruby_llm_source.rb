@@ -1,33 +1,66 @@
 # frozen_string_literal: true
 
-# Runs code against ruby_llm itself, from the copy RUBY_LLM_SOURCE names:
-# folders separated by ":" (File::PATH_SEPARATOR), each put on the load path,
-# its lib/ when it has one. A copy of ruby_llm's repository (its root or its
-# lib) works, followed by any folder with stand-ins for gems it needs that
-# are not installed:
+# Runs code against ruby_llm itself, from the copies these variables name,
+# one per ruby_llm line:
 #
-#   RUBY_LLM_SOURCE=/work/ruby_llm_local:/work/ruby_llm_local/stubs rspec spec/integration
+#   RUBY_LLM_SOURCE        main (2.0)
+#   RUBY_LLM_1_16_SOURCE   1.16.0, the release
+#   RUBY_LLM_1_9_SOURCE    1.9.0, a ruby_llm with no adapter (install_spec only)
+#
+# Each is a list of folders separated by ":" (File::PATH_SEPARATOR), each put
+# on the load path. A folder made by spec/integration/prepare_ruby_llm stands
+# for its lib/, schema/ and stubs/; a copy of ruby_llm's repository (its root
+# or its lib) works too, followed by any folders with stand-ins for the gems
+# it needs (see spec/integration/README.md):
+#
+#   RUBY_LLM_SOURCE=/work/ruby_llm/main RUBY_LLM_1_16_SOURCE=/work/ruby_llm/1.16.0 rspec spec/integration
 #
 # The code runs in a forked child, so the rest of the suite never sees
 # ruby_llm; what the block returns comes back through Marshal.
 module RubyLLMSource
+  VARIABLES = { 'main' => 'RUBY_LLM_SOURCE', '1.16' => 'RUBY_LLM_1_16_SOURCE', '1.9' => 'RUBY_LLM_1_9_SOURCE' }.freeze
+  # The lines the integration and acts_as_chat specs run against.
+  SUPPORTED = %w[main 1.16].freeze
+
   module_function
 
-  def folders
-    ENV.fetch('RUBY_LLM_SOURCE', '').split(File::PATH_SEPARATOR).reject(&:empty?).map do |folder|
-      File.exist?(File.join(folder, 'lib/ruby_llm.rb')) ? File.join(folder, 'lib') : folder
+  # The load path folders of the copy for +version+ (a key of VARIABLES).
+  def folders(version = 'main')
+    ENV.fetch(VARIABLES.fetch(version), '').split(File::PATH_SEPARATOR).reject(&:empty?).flat_map do |folder|
+      next [folder] unless File.exist?(File.join(folder, 'lib/ruby_llm.rb'))
+
+      %w[lib schema stubs].map { |part| File.join(folder, part) }.select { |path| File.directory?(path) }
     end
   end
 
-  def available? = folders.any?
+  def available?(version = 'main') = folders(version).any?
+
+  # The versions of +versions+ that have a copy.
+  def versions(versions = SUPPORTED) = versions.select { |version| available?(version) }
 
   def skip_message
-    'set RUBY_LLM_SOURCE to a loadable copy of ruby_llm (its root or lib folder, then any folder of stand-in ' \
-      'gems, separated by ":") to run the ruby_llm integration spec'
+    "set #{VARIABLES.values_at(*SUPPORTED).join(' and ')} to loadable copies of ruby_llm (made by " \
+      'spec/integration/prepare_ruby_llm; see spec/integration/README.md) to run the specs against ruby_llm'
   end
 
-  # Loads ruby_llm in a child, installs the integration, and returns what
-  # the block returns. An exception in the child is raised here.
+  # Defines +body+ as a context for each of +versions+ that has a copy, its
+  # examples knowing the version as ruby_llm_version. With none, one
+  # example says how to run them, once in the whole run.
+  def each_version(group, versions = SUPPORTED, &)
+    present = versions(versions)
+    present.each do |version|
+      group.context("on ruby_llm #{version}", ruby_llm: version) do
+        let(:ruby_llm_version) { version }
+        class_exec(&)
+      end
+    end
+    return unless present.empty? && !@skipped
+
+    @skipped = true
+    message = skip_message
+    group.it('runs against ruby_llm') { skip message }
+  end
+
   # Inside a child: starts the scripted OpenAI-compatible server with
   # +script+, points ruby_llm at it, yields the server, and stops it.
   def with_scripted_server(script)
@@ -42,10 +75,21 @@ module RubyLLMSource
     server&.stop
   end
 
-  def run(&)
+  # Inside a child: the options RubyLLM.chat (and an agent's model) takes
+  # for the scripted server: the chat completions protocol where ruby_llm
+  # has protocols (2.0; 1.16 has only that one).
+  def chat_options
+    options = { provider: :openai, assume_model_exists: true }
+    protocols = RubyLLM::Chat.instance_method(:initialize).parameters.any? { |_, name| name == :protocol }
+    protocols ? options.merge(protocol: :chat_completions) : options
+  end
+
+  # Loads ruby_llm +version+ in a child, installs the integration, and
+  # returns what the block returns. An exception in the child is raised here.
+  def run(version = 'main', &)
     reader, writer = IO.pipe
     [reader, writer].each(&:binmode) # Marshal data: no transcoding where Rails set Encoding.default_internal
-    pid = fork { child(reader, writer, &) }
+    pid = fork { child(version, reader, writer, &) }
     writer.close
     outcome = Marshal.load(reader.read) # rubocop:disable Security/MarshalLoad -- from our own child
     Process.wait(pid)
@@ -54,9 +98,9 @@ module RubyLLMSource
     outcome[:value]
   end
 
-  def child(reader, writer)
+  def child(version, reader, writer)
     reader.close
-    $LOAD_PATH.unshift(*folders)
+    $LOAD_PATH.unshift(*folders(version))
     require 'ruby_llm'
     RubyLLM::FileStores::Native.install!
     outcome = { value: yield }
@@ -66,5 +110,14 @@ module RubyLLMSource
     writer.write(Marshal.dump(outcome))
     writer.close
     exit!(0)
+  end
+
+  # Runs +script+ in a new Ruby with this gem and (unless +ruby_llm+ is
+  # false) ruby_llm +version+ on the load path; returns what it printed
+  # (stdout and stderr).
+  def ruby(version, script, ruby_llm: true)
+    lib = File.expand_path('../../lib', __dir__)
+    paths = ruby_llm ? folders(version) : []
+    IO.popen([RbConfig.ruby, *paths.flat_map { |f| ['-I', f] }, '-I', lib, '-e', script], err: %i[child out], &:read)
   end
 end

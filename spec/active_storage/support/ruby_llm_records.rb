@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative 'ruby_llm_models'
+
 # ruby_llm's own acts_as_chat models in the spec application, for the specs
 # that run ruby_llm from RUBY_LLM_SOURCE (in a forked child, see
 # spec/support/ruby_llm_source.rb): tables made here in the parent, with the
@@ -47,13 +49,16 @@ module RubyLLMRecords
       %i[thinking_text thinking_signature].each { |column| t.text column }
       %i[citations server_tool_calls raw_content raw_reasoning].each { |column| t.json column }
       t.string :finish_reason
+      # ruby_llm 1.16's columns: its model, the tool call a result answers, tokens.
+      %i[ruby_llm_model ruby_llm_tool_call].each { |name| t.references name }
+      %i[input output cached cache_creation thinking].each { |kind| t.integer :"#{kind}_tokens" }
       t.timestamps
     end
   end
 
   def create_tool_calls(connection)
     connection.create_table(:ruby_llm_tool_calls, force: true) do |t|
-      t.references :message, polymorphic: true, null: false
+      t.references :message, polymorphic: true # 1.16 leaves message_type empty
       t.references :result, polymorphic: true
       %i[tool_call_id name].each { |column| t.string column, null: false }
       t.text :thought_signature
@@ -81,22 +86,10 @@ module RubyLLMRecords
     TABLES.each { |table| connection.execute("DELETE FROM #{connection.quote_table_name(table)}") }
   end
 
-  # In the child, after ruby_llm is loaded: what ruby_llm's Railtie does
-  # when Active Record loads (this application was initialized before
-  # ruby_llm was required, so its Railtie never ran), then the models.
+  # In the child, after ruby_llm is loaded: the models (see RubyLLMModels).
   def load_models!
     support_rails61
-    %w[payload_helpers model tool_call usage batch chat_methods message_methods acts_as].each do |file|
-      require "ruby_llm/active_record/#{file}"
-    end
-    ActiveRecord::Base.include(RubyLLM::ActiveRecord::ActsAs)
-    Object.const_set(:LlmChat, Class.new(ActiveRecord::Base)).class_eval do
-      acts_as_chat messages: :llm_messages, message_class: 'LlmMessage'
-    end
-    Object.const_set(:LlmMessage, Class.new(ActiveRecord::Base)).class_eval do
-      acts_as_message chat: :llm_chat, chat_class: 'LlmChat'
-      has_many_attached :attachments
-    end
+    RubyLLMModels.load!
   end
 
   # ruby_llm preloads messages with Preloader.new(records:, associations:)

@@ -58,5 +58,11 @@ module RubyLLM
   class FileStore
     include FileStores::Native::StoreMethods
     singleton_class.include(FileStores::Native::PathRules)
+
+    # Every store's write raises the write event (FileStores::Native::WriteEvents).
+    def self.inherited(subclass)
+      super
+      subclass.prepend(FileStores::Native::WriteEvents)
+    end
   end
 end

@@ -46,12 +46,21 @@ module RubyLLM
       # reads.
       def for_owner(owner)
         key = FileStores::Native::Glue::Owner.key(owner)
-        view = clone(freeze: false)
-        view.instance_variable_set(:@owner, owner)
-        view.instance_variable_set(:@owner_key, key)
-        view.instance_variable_set(:@file_store_state, nil) # its own reads and texts, made on first use
-        view
+        clone(freeze: false).owner_view(owner, key)
       end
+
+      protected
+
+      # Makes this clone the view of +owner+: its own reads and texts, made
+      # on first use.
+      def owner_view(owner, key)
+        @owner = owner
+        @owner_key = key
+        forget_file_store_state
+        self
+      end
+
+      public
 
       def with_lock(&block)
         raise ArgumentError, 'with_lock needs a block' unless block

@@ -113,16 +113,18 @@ module RubyLLM
       text
     end
 
+    # Searches on disk: the engine walks the folder, and is handed the text
+    # kept for files whose format has none of its own (see
+    # RubyLLM::FileStore::Search.run).
+    def search(pattern, path: nil, glob: nil, **options)
+      pattern, folder, glob, settings = FileStore::Search.arguments(pattern, path:, glob:, **options)
+      @core.search(pattern, folder, glob, settings, extracted_texts(folder, glob))
+    end
+
     private
 
     def lock_owner
       Fiber.current.object_id
-    end
-
-    # RubyLLM::FileStore::Search on disk: the engine walks the folder, and is
-    # handed the text kept for files whose format has none of its own.
-    def native_search(pattern, folder, glob, settings)
-      @core.search(pattern, folder, glob, settings, extracted_texts(folder, glob))
     end
 
     # Path => text for the files whose converted text this store keeps. With

@@ -31,6 +31,12 @@ module RubyLLM
         # pattern or glob the engine cannot use, with a message saying what
         # to write instead, and RubyLLM::FileNotFoundError for a missing folder.
         def run(store, pattern, path: nil, glob: nil, **options)
+          store.search(pattern, path:, glob:, **options)
+        end
+
+        # The arguments of run checked and made ready for the engine:
+        # [pattern, folder, glob, settings]. Raises ArgumentError as run says.
+        def arguments(pattern, path: nil, glob: nil, **options)
           unknown = options.keys - DEFAULTS.keys
           raise ArgumentError, "unknown search options: #{unknown.join(', ')}" if unknown.any?
           raise ArgumentError, 'pattern must be a String' unless pattern.is_a?(String)
@@ -42,10 +48,14 @@ module RubyLLM
 
           glob &&= utf8_text(glob, 'glob')
 
-          settings = engine_settings(DEFAULTS.merge(options))
-          return store.send(:native_search, pattern, folder, glob, settings) if store.is_a?(RubyLLM::NativeDir)
+          [pattern, folder, glob, engine_settings(DEFAULTS.merge(options))]
+        end
 
-          search_texts(store, pattern, folder, glob, settings)
+        # Searches the texts +store+ gives (a file's own for text files, the
+        # converted one for others) with the checked +arguments+: what every
+        # store does unless it searches by itself, as NativeDir does on disk.
+        def over_texts(store, arguments)
+          search_texts(store, *arguments)
         end
 
         # +text+ as UTF-8, which the engine needs; ArgumentError when its bytes

@@ -11,6 +11,8 @@ module RubyLLM
       # it, so a method that ruby_llm itself defines on FileStore wins and this
       # module only fills what is missing.
       module StoreMethods
+        include AttachmentMemory
+
         def initialize(*)
           super()
           file_store_state
@@ -64,6 +66,15 @@ module RubyLLM
           raise ArgumentError, 'with_lock needs a block' unless block
 
           file_store_state.fetch(:monitor).synchronize(&block)
+        end
+
+        # Searches the files for +pattern+, a regular expression (see
+        # RubyLLM::FileStore::Search.run for the options and the result).
+        # This default searches the texts the store gives; a store that can
+        # search by itself overrides it, as NativeDir does on disk.
+        def search(pattern, path: nil, glob: nil, **options)
+          RubyLLM::FileStore::Search.over_texts(self, RubyLLM::FileStore::Search.arguments(pattern, path:, glob:,
+                                                                                                    **options))
         end
 
         # The folder holding the store's files on disk, or nil for a store
@@ -160,8 +171,15 @@ module RubyLLM
         # initialize does not call super still works.
         def file_store_state
           @file_store_state || STATE_LOCK.synchronize do
-            @file_store_state ||= { monitor: Monitor.new, mutex: Mutex.new, reads: {}, texts: TextCache.new }
+            @file_store_state ||= { monitor: Monitor.new, mutex: Mutex.new, reads: {}, texts: TextCache.new,
+                                    attachments: {} }
           end
+        end
+
+        # Drops the store's state: a copy of a store (an owner's view) makes
+        # its own on first use.
+        def forget_file_store_state
+          @file_store_state = nil
         end
 
         def text_key(file)

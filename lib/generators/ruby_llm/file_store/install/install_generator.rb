@@ -44,7 +44,8 @@ module RubyLLM
           # The files of persisted chats (RubyLLM::FileStore::ActiveStorage): one
           # row per file, its bytes attached with Active Storage. text keeps what a
           # converter made of the file, read_digest the digest of what the model
-          # last read. A file of an owner shadows the chat's file at the same path.
+          # last read, attachment_key the chat attachment it was kept for. A file of
+          # an owner shadows the chat's file at the same path.
           class #{'create_ruby_llm_chat_files'.camelize} < ActiveRecord::Migration[#{::ActiveRecord::Migration.current_version}]
             def change
               create_table :ruby_llm_chat_files#{id} do |t|
@@ -57,6 +58,8 @@ module RubyLLM
                 # MySQL's text holds 64 KB; a converted PDF can hold more.
                 t.text :text, limit: (4_294_967_295 if connection.adapter_name.match?(/mysql|trilogy/i))
                 t.string :read_digest, limit: 64
+                # Which chat attachment the file was kept for (its name and digest, hashed).
+                t.string :attachment_key, limit: 64
                 t.timestamps
               end
               add_index :ruby_llm_chat_files, %i[chat_type chat_id owner_type owner_id path],

@@ -6,7 +6,8 @@ module RubyLLM
     # `rails generate ruby_llm:file_store:install`) with its bytes in Active
     # Storage. The row's own +path+ column is the file's path (Active
     # Storage's filename turns "/" into "-"); +text+ keeps what a converter
-    # made of it, +read_digest+ the digest of what the model last read.
+    # made of it, +read_digest+ the digest of what the model last read,
+    # +attachment_key+ the chat attachment it was kept for.
     #
     #   chat.ruby_llm_chat_files.with_attached_file # the rows, for your views
     #
@@ -31,6 +32,14 @@ module RubyLLM
 
       before_destroy :remember_blob
       after_destroy_commit :purge_unshared_blob
+
+      # Whether the table has the attachment_key column (made by the
+      # install generator since this gem remembered attachments there; add
+      # it to an older table with
+      # `add_column :ruby_llm_chat_files, :attachment_key, :string, limit: 64`).
+      def self.attachment_keys?
+        column_names.include?('attachment_key')
+      end
 
       # The StoredFile this row describes.
       def stored_file

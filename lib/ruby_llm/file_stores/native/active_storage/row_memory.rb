@@ -5,9 +5,11 @@ module RubyLLM
     class ActiveStorage < FileStore
       # What the store remembers in the file's row, so a reload, another
       # process or the next job knows it too: the text a converter made
-      # (+text+, for the file's version: its digest) and the digest of what
-      # the model last read (+read_digest+). A path with no row falls back to
-      # the store's memory. Included by the store.
+      # (+text+, for the file's version: its digest), the digest of what
+      # the model last read (+read_digest+) and which chat attachment the
+      # file was kept for (+attachment_key+, on tables that have the
+      # column). A path with no row falls back to the store's memory.
+      # Included by the store.
       module RowMemory
         def cached_text(file)
           row = row_at(file.path, %i[id path owner_id digest text])
@@ -35,6 +37,22 @@ module RubyLLM
 
             [file.path, (row.text.b if row.text && row.digest == file.digest)]
           end
+        end
+
+        def attachment_path(key)
+          return super unless RubyLLM::ActiveRecord::ChatFile.attachment_keys?
+
+          rows = visible_rows.where(attachment_key: key).select(:id, :path, :owner_id).to_a
+          preferred(rows).first&.path || super
+        end
+
+        def remember_attachment(key, path)
+          path = FileStore.path(path)
+          row = RubyLLM::ActiveRecord::ChatFile.attachment_keys? && row_at(path, %i[id path owner_id])
+          return super unless row
+
+          row.update_columns(attachment_key: key)
+          path
         end
 
         def read_digest(path)

@@ -21,6 +21,9 @@ module RubyLLM
         end
 
         def with_code_execution(**options)
+          if RubyLLM.const_defined?(:Chat) && is_a?(RubyLLM::Chat)
+            RubyLLM::FileStores::Native::Glue::Adapters.current!('with_code_execution')
+          end
           store = respond_to?(:file_store) ? file_store : nil
           unless store
             raise ConfigurationError, 'with_code_execution needs a file store for the code to work on: call ' \
@@ -71,21 +74,8 @@ module RubyLLM
         end
       end
 
-      # When ruby_llm is loaded after this gem, the file glue's
-      # Native.install! puts it in; this puts with_code_execution in with it.
-      module InstallWithGlue
-        def install!
-          installed = super
-          ChatExtension.install
-          installed
-        end
-      end
-
+      # When ruby_llm is loaded after this gem, Native.install! calls install.
       ChatExtension.install
-      if defined?(RubyLLM::FileStores::Native) && RubyLLM::FileStores::Native.respond_to?(:install!) &&
-         !RubyLLM::FileStores::Native.singleton_class.include?(InstallWithGlue)
-        RubyLLM::FileStores::Native.singleton_class.prepend(InstallWithGlue)
-      end
     end
   end
 end

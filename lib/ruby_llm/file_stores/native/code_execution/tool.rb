@@ -67,6 +67,8 @@ module RubyLLM
           end
 
           def parameters_schema = parameters
+          # ruby_llm 1.16's name for it.
+          def params_schema = parameters
 
           # The result for a call with +args+ (string or symbol keys), as a
           # Hash; { error: } for what the model can fix.

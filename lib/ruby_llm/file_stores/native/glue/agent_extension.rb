@@ -5,33 +5,27 @@ module RubyLLM
     module Native
       module Glue
         # What RubyLLM::Agent gets (from Native.install!): the file_store
-        # macro (see AgentFileStore), applied to every chat the agent builds,
-        # and with_file_store, file_store and after_file_write on agents.
+        # macro (see AgentFileStore), and with_file_store, file_store and
+        # after_file_write on agents. The adapter of the loaded ruby_llm
+        # applies the declaration to every chat the agent builds (see
+        # Adapters::AgentHooks); with none, the macro raises
+        # IncompatibleRubyLLMError.
         module AgentExtension
-          # Class-level: the macro and its application.
+          # Class-level: the macro.
           module ClassMethods
             # Declares the store of every chat this agent builds; takes the
             # arguments of with_file_store, or a lambda. Subclasses inherit
             # it; file_store nil removes it.
             def file_store(*args, **options)
+              Adapters.current!('the agent file_store macro')
               @file_store_declaration = AgentFileStore.declare(*args, **options)
             end
 
             # The declaration in force: this class's, or its nearest parent's.
             def file_store_declaration
-              ancestors.each do |klass|
-                next unless klass.is_a?(Class)
-                return klass.instance_variable_get(:@file_store_declaration) if
-                  klass.instance_variable_defined?(:@file_store_declaration)
-              end
-              nil
-            end
+              return @file_store_declaration if instance_variable_defined?(:@file_store_declaration)
 
-            def apply_configuration(chat, input_values:, persist_instructions:)
-              result = super
-              declaration = file_store_declaration
-              declaration&.apply(chat, runtime_context(chat:, inputs: input_values))
-              result
+              superclass.respond_to?(:file_store_declaration) ? superclass.file_store_declaration : nil
             end
           end
 

@@ -4,11 +4,14 @@ module RubyLLM
   module FileStores
     module Native
       module Glue
-        # What RubyLLM::Chat gets (prepended by Native.install!): with_file_store,
-        # file_store, after_file_write, and hooks into the request (what the
-        # model sees of attachments) and the tool loop (long results, files
-        # tools return, tool writes). chat.messages never changes for
-        # attachments; a tool result message keeps what the model saw.
+        # What RubyLLM::Chat gets (prepended by Native.install!, whatever the
+        # ruby_llm version): with_file_store, file_store and after_file_write.
+        # The hooks into the request (what the model sees of attachments) and
+        # the tool loop (long results, files tools return, tool writes) come
+        # from the adapter of the loaded ruby_llm (see Adapters); with none,
+        # with_file_store raises IncompatibleRubyLLMError. chat.messages never
+        # changes for attachments; a tool result message keeps what the model
+        # saw.
         module ChatExtension
           # Attachment types providers generally cannot take (Office files and
           # the like): sent as converted text, or as a line.
@@ -25,13 +28,14 @@ module RubyLLM
           #   chat.with_file_store(nil)
           def with_file_store(store = Setup::DEFAULT, tools: FileStore::Tools::DEFAULT,
                               inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil)
+            adapter = Adapters.current!
             if store.nil?
               drop_file_store_tools
               @file_store_files = nil
             else
               setup = Setup.build(store, default: -> { default_file_store }, tools:, inline_limit:, owner:)
               drop_file_store_tools
-              @file_store_files = ChatFiles.new(setup, on_write: method(:file_store_written))
+              @file_store_files = ChatFiles.new(setup, on_write: method(:file_store_written), shape: adapter)
               with_tools(*setup.tools)
             end
             # run_code (CodeExecution::ChatExtension) follows the new store.
@@ -74,23 +78,6 @@ module RubyLLM
             self
           end
 
-          # Keeps a question's attachments as soon as it is added.
-          def add_message(message_or_attributes)
-            message = super
-            @file_store_files&.keep_message(message) if message.role == :user
-            message
-          end
-
-          # Whether the provider takes +attachment+ as it is.
-          def self.supported?(attachment)
-            attachment.provider_file? || !UNSUPPORTED_TYPES.include?(attachment.type)
-          end
-
-          # A copy of +message+ with other content and attachments.
-          def self.rebuild(message, content, attachments)
-            message.with_attachments(attachments).tap { |copy| copy.instance_variable_set(:@content, content) }
-          end
-
           private
 
           def file_store_written(file)
@@ -100,36 +87,6 @@ module RubyLLM
           def drop_file_store_tools
             ours = @file_store_files&.tools
             tools.delete_if { |_, tool| ours.any? { |own| own.equal?(tool) } } if ours
-          end
-
-          def preprocessed_messages(list = messages)
-            files = @file_store_files
-            return super unless files
-
-            super(files.view(list, supported: ChatExtension.method(:supported?),
-                                   rebuild: ChatExtension.method(:rebuild)))
-          end
-
-          def provider_completion(...)
-            result = super
-            @file_store_files&.commit_reads!
-            result
-          end
-
-          def add_tool_result_message(tool_call, result)
-            files = @file_store_files
-            return super unless files
-
-            tool = tools[tool_call.name.to_sym]
-            super(tool_call, files.tool_result(tool_call.name, tool, result, tool_call.arguments))
-          end
-
-          def execute_tool(tool_call)
-            return super unless @file_store_files
-
-            result, written = WriteTap.capture { super(tool_call) }
-            written.each { |file| file_store_written(file) }
-            result
           end
         end
       end

@@ -8,24 +8,38 @@ module RubyLLM
         # long results it saved, and the reads that wait for a request to go
         # out. ChatExtension keeps one per chat; it is plain Ruby, so it works
         # (and is specced) without ruby_llm, on anything shaped like
-        # attachments (filename, content, mime_type) and messages (role,
-        # content, attachments).
+        # attachments (filename, content, mime_type), reading messages
+        # through a shape: the adapter of the loaded ruby_llm, or
+        # PlainMessages (role, content, attachments).
         class ChatFiles
           NOT_KEPT = Object.new.freeze
           private_constant :NOT_KEPT
 
           attr_reader :setup
 
+          # How a chat's messages look to ChatFiles, for plain objects with
+          # role, content and attachments; an adapter answers the same for
+          # ruby_llm's (see Adapters).
+          module PlainMessages
+            module_function
+
+            def attachments(message) = message.attachments || []
+            def text(message) = message.content
+            def supported?(_attachment) = true
+          end
+
           # +on_write+ is called with each StoredFile the conversation writes.
-          def initialize(setup, on_write: nil)
+          # +shape+ reads messages: attachments, text, supported? and
+          # rebuild (see Adapters::RubyLLM2).
+          def initialize(setup, on_write: nil, shape: PlainMessages)
             @setup = setup
             @on_write = on_write
+            @shape = shape
             @keeper = Keeper.new(setup.store)
             @long_results = LongResults.new(setup.store, limit: setup.inline_limit, keeper: @keeper)
             @kept = ObjectSpace::WeakMap.new # attachment => StoredFile, or NOT_KEPT
             @kept_lock = Mutex.new
             @pending_reads = []
-            WriteTap.attach(setup.store)
           end
 
           def store = setup.store
@@ -49,16 +63,17 @@ module RubyLLM
 
           # Keeps the attachments of +message+.
           def keep_message(message)
-            Array(message.attachments).each { |attachment| kept_file(attachment) }
+            @shape.attachments(message).each { |attachment| kept_file(attachment) }
           end
 
           # The messages to send for +messages+ (see RequestView). The text
           # files sent whole wait in commit_reads! until the request went out.
           # +supported+ tells whether the provider takes an attachment;
-          # +rebuild+ makes a message with other content and attachments.
-          def view(messages, supported:, rebuild:)
+          # +rebuild+ makes a message with other content and attachments
+          # (both the shape's by default).
+          def view(messages, supported: @shape.method(:supported?), rebuild: @shape.method(:rebuild))
             view = RequestView.new(kept: method(:kept_file), supported:, convert: method(:converted_text),
-                                   rebuild:, inline_limit:)
+                                   rebuild:, inline_limit:, shape: @shape)
             list = view.call(messages)
             @kept_lock.synchronize { @pending_reads = view.sent_text_files }
             list
@@ -75,11 +90,11 @@ module RubyLLM
           # kept, and long results are saved (see LongResults). read_file's
           # files are the store's own, shown in full until the next question.
           def tool_result(tool_name, tool, result, arguments = {})
-            return remember_read(result, arguments) if own_read_file?(tool)
+            return tool_content(remember_read(result, arguments)) if own_read_file?(tool)
 
             result = files_as_lines(result) if LongResults.file_like?(result) || LongResults.attachments?(result)
             tool_limit = tool.class.respond_to?(:inline_limit) ? tool.class.inline_limit : nil
-            @long_results.shape(tool_name, result, tool_limit:, on_write: @on_write).first
+            tool_content(@long_results.shape(tool_name, result, tool_limit:, on_write: @on_write).first)
           end
 
           # The converted text of a kept file, or nil when nothing reads its
@@ -98,8 +113,8 @@ module RubyLLM
             bytes = attachment.content
             return nil unless bytes.is_a?(String)
 
-            file, written = @keeper.keep(Keeper.safe_name(attachment.filename), bytes,
-                                         content_type: content_type_of(attachment), blob:)
+            file, written = @keeper.keep_attachment(Keeper.safe_name(attachment.filename), bytes,
+                                                    content_type: content_type_of(attachment), blob:)
             convert_locally(file)
             @on_write&.call(file) if written
             file
@@ -118,6 +133,12 @@ module RubyLLM
             store.convert_locally(file.path)
           rescue RubyLLM::FileStore::ConversionError
             nil
+          end
+
+          # A result with files as the shape's ruby_llm takes it (see
+          # Adapters::RubyLLM116.tool_content).
+          def tool_content(result)
+            @shape.respond_to?(:tool_content) ? @shape.tool_content(result) : result
           end
 
           def own_read_file?(tool)

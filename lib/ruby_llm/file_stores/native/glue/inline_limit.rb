@@ -42,12 +42,10 @@ module RubyLLM
       private
 
       def inherited_inline_limit
-        ancestors.each do |klass|
-          next unless klass.is_a?(Class)
-          return klass.instance_variable_get(:@file_store_inline_limit) if
-            klass.instance_variable_defined?(:@file_store_inline_limit)
-        end
-        nil
+        return @file_store_inline_limit if instance_variable_defined?(:@file_store_inline_limit)
+
+        parent = is_a?(Class) ? superclass : nil
+        parent.respond_to?(:inline_limit) ? parent.inline_limit : nil
       end
     end
   end

@@ -39,6 +39,37 @@ module RubyLLM
             kept || raise(ArgumentError, "no free name for #{path} in #{MAX_TRIES} tries")
           end
 
+          # Keeps a chat's attachment named +name+ (see safe_name): at the
+          # path the store remembers for it (attachment_path) when that file
+          # is still there, even changed since; otherwise as keep does, and
+          # the store remembers the path. Returns the attachment as kept (the
+          # file at that path with the attachment's size and digest) and
+          # whether it was written. So a chat loaded again, in another
+          # process too, shows its attachments in the same lines the model saw.
+          def keep_attachment(name, bytes, content_type: nil, blob: nil)
+            digest = Native.sha256_hex(bytes)
+            key = Keeper.attachment_key(name, digest)
+            # Without the lock first: a chat loaded again (ruby_llm 1.16's
+            # records, on every question) finds its attachments kept.
+            known = known_attachment(key, bytes, digest)
+            return [known, false] if known
+
+            store.with_lock do
+              known = known_attachment(key, bytes, digest)
+              next [known, false] if known
+
+              file, written = keep(name, bytes, content_type:, blob:)
+              store.remember_attachment(key, file.path)
+              [file, written]
+            end
+          end
+
+          # What identifies an attachment in a store: its name and the digest
+          # of its bytes, as 64 hex characters.
+          def self.attachment_key(name, digest)
+            Native.sha256_hex("#{name.b}\0#{digest}")
+          end
+
           # A file name that a store accepts, from an attachment's name: the
           # last part of it, without control characters or leading dots
           # (which would hide it), "attachment" when nothing is left.
@@ -50,6 +81,22 @@ module RubyLLM
           end
 
           private
+
+          # The attachment with +key+ as it was kept, when the store remembers
+          # a file for it that is still there; nil otherwise.
+          def known_attachment(key, bytes, digest)
+            path = store.attachment_path(key)
+            file = path && store[path]
+            file && as_kept(file, bytes, digest)
+          end
+
+          # +file+ as it was when +bytes+ were kept there.
+          def as_kept(file, bytes, digest)
+            return file if file.digest == digest
+
+            RubyLLM::StoredFile.new(path: file.path, byte_size: bytes.bytesize, content_type: file.content_type,
+                                    digest:, updated_at: file.updated_at)
+          end
 
           # [file, written] at the first candidate path free of a different
           # file, or nil.

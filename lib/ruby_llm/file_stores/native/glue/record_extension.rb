@@ -69,19 +69,20 @@ module RubyLLM
             def installed? = @installed == true
 
             # Prepends ActsAsChat and equips the models that declared
-            # acts_as_chat already. Checks the hook points first
-            # (Hooks.check_records!). +load+ requires ruby_llm's acts_as and
-            # chat methods when they are not loaded. Returns true when it
-            # installed, false when it had or acts_as is not loaded.
+            # acts_as_chat already. +load+ requires ruby_llm's acts_as and
+            # chat methods when they are not loaded. Never raises for the
+            # ruby_llm version: with no adapter for its records, records get
+            # with_file_store, which raises IncompatibleRubyLLMError when
+            # called. Returns true when it installed, false when it had or
+            # acts_as is not loaded.
             def install!(load: false)
               LOCK.synchronize do
                 return false if installed?
 
                 require 'ruby_llm/active_record/acts_as' if load && !defined?(::RubyLLM::ActiveRecord::ActsAs)
-                return false unless defined?(::RubyLLM::ActiveRecord::ActsAs)
+                return false unless defined?(::RubyLLM::ActiveRecord::ActsAs::ClassMethods)
 
                 require 'ruby_llm/active_record/chat_methods' unless defined?(::RubyLLM::ActiveRecord::ChatMethods)
-                Hooks.check_records!
                 ::RubyLLM::ActiveRecord::ActsAs::ClassMethods.prepend(ActsAsChat)
                 @installed = true
               end
@@ -101,6 +102,9 @@ module RubyLLM
                 end
               end
               model.include(RecordExtension)
+              adapter = Adapters.records
+              model.include(adapter::Record) if adapter
+              model
             end
 
             # Whether +record+'s chat has rows in ruby_llm_chat_files, and so
@@ -172,17 +176,19 @@ module RubyLLM
 
           private
 
-          def build_llm_chat
-            chat = super
+          # The chat this record built (to_llm), once ruby_llm built it.
+          attr_reader :file_store_chat
+
+          # Called by the adapter's Record hooks with the chat to_llm returns:
+          # the first time (a chat built for this record), the chat learns
+          # its record and, when the record has files, gets its store again.
+          def file_store_chat_built(chat)
+            return chat if chat.equal?(@file_store_chat)
+
+            @file_store_chat = chat
             chat.file_store_record = self
             chat.with_file_store if RecordExtension.files?(self)
             chat
-          end
-
-          def persist_content(message_record, attachments)
-            result = super
-            RecordExtension.keep_attachments(@chat, message_record, attachments) if @chat
-            result
           end
         end
       end

@@ -15,8 +15,9 @@ module RubyLLM
         #   are read_file's: other tools' files became lines already), then
         #   become lines.
         #
-        # Messages are anything with role, content and attachments; the view
-        # builds changed ones with +rebuild+ (message, content, attachments).
+        # Messages are read through +shape+ (attachments and text; see
+        # ChatFiles::PlainMessages); the view builds changed ones with
+        # +rebuild+ (message, text, attachments).
         class RequestView
           # The text files the latest question sends as they are: the model
           # sees their exact bytes, so they count as read once the request
@@ -26,7 +27,8 @@ module RubyLLM
           # +kept+ maps an attachment to its StoredFile (nil: not kept, so it
           # goes as it is). +supported+ tells whether the provider takes an
           # attachment. +convert+ gives a StoredFile's text or nil.
-          def initialize(kept:, supported:, convert:, rebuild:, inline_limit:)
+          def initialize(kept:, supported:, convert:, rebuild:, inline_limit:, shape: ChatFiles::PlainMessages)
+            @shape = shape
             @kept = kept
             @supported = supported
             @convert = convert
@@ -40,7 +42,7 @@ module RubyLLM
             @sent_text_files = []
             latest = messages.rindex { |message| message.role == :user }
             messages.each_with_index.map do |message, index|
-              next message if message.attachments.nil? || message.attachments.empty?
+              next message if @shape.attachments(message).empty?
 
               case message.role
               when :user then index == latest ? latest_question(message) : as_lines(message)
@@ -54,17 +56,17 @@ module RubyLLM
 
           def as_lines(message)
             lines = []
-            left = message.attachments.reject do |attachment|
+            left = @shape.attachments(message).reject do |attachment|
               file = @kept.call(attachment)
               lines << Lines.kept(file) if file
               file
             end
-            @rebuild.call(message, Lines.append(message.content, lines), left)
+            @rebuild.call(message, Lines.append(@shape.text(message), lines), left)
           end
 
           def latest_question(message)
             texts = []
-            sent = message.attachments.reject do |attachment|
+            sent = @shape.attachments(message).reject do |attachment|
               file = @kept.call(attachment)
               next false unless file
 
@@ -77,7 +79,7 @@ module RubyLLM
             end
             return message if texts.empty?
 
-            @rebuild.call(message, Lines.append(message.content, texts), sent)
+            @rebuild.call(message, Lines.append(@shape.text(message), texts), sent)
           end
 
           def as_text(file)

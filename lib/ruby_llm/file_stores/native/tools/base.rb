@@ -39,8 +39,10 @@ module RubyLLM
         def description = self.class::DESCRIPTION
         def parameters = self.class::PARAMETERS
 
-        # ruby_llm reads the schema under this name.
+        # ruby_llm reads the schema under this name (2.0)...
         def parameters_schema = parameters
+        # ... or this one (1.16).
+        def params_schema = parameters
 
         # What the model sees for a call with +args+ (a Hash, string or symbol
         # keys; given bare, Ruby passes string keys as keywords too). ruby_llm

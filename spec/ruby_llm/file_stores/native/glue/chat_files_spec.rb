@@ -69,13 +69,15 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::ChatFiles do
     expect(written.map(&:path)).to match([%r{\Aresults/export-\h{8}\.txt\z}])
   end
 
-  it 'reports what tools write while a capture runs' do
-    _, captured = RubyLLM::FileStores::Native::Glue::WriteTap.capture do
+  it "hears what tools write in the chat's store while it listens, not what other stores write" do
+    other = RubyLLM::FileStore::Memory.new
+    _, heard = RubyLLM::FileStores::Native::WriteEvents.listen(store) do
       tools['write_file'].call('path' => 'notes/plan.md', 'content' => 'a')
       tools['write_file'].call('path' => 'notes/todo.md', 'content' => 'b')
+      other.write('elsewhere.md', 'not heard')
     end
-    store.write('outside.md', 'not captured')
-    expect(captured.map(&:path)).to eq(%w[notes/plan.md notes/todo.md])
+    store.write('outside.md', 'not heard')
+    expect(heard.map(&:path)).to eq(%w[notes/plan.md notes/todo.md])
   end
 
   it 'runs the local converters when it keeps a file' do

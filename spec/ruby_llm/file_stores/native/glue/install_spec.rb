@@ -10,86 +10,57 @@ RSpec.describe 'Installing into ruby_llm' do
     expect { native.install! }.to raise_error(RubyLLM::ConfigurationError, /require "ruby_llm" first/)
   end
 
-  describe RubyLLM::FileStores::Native::Glue::Hooks do
-    # Stand-ins with the hook points of ruby_llm 2.0, minus what an example removes.
-    def stand_ins(without: nil)
-      chat = chat_stand_in
-      chat.send(:remove_method, without) if without
-      stub_const('RubyLLM::Chat', chat)
-      stub_const('RubyLLM::Agent', agent_stand_in)
-      stub_const('RubyLLM::Message', message_stand_in)
-      stub_const('RubyLLM::VERSION', '1.99.0')
+  # Against real ruby_llm versions (copies named by RUBY_LLM_SOURCE,
+  # RUBY_LLM_1_16_SOURCE, RUBY_LLM_1_9_SOURCE; see RubyLLMSource): which
+  # adapter each gets, and that loading works whichever comes first.
+  describe 'with ruby_llm loaded' do
+    adapters = { 'main' => '2.0', '1.16' => '1.16', '1.9' => nil }
+
+    # What a Ruby with ruby_llm +version+ reports: the adapter in use,
+    # install! again, the file tools over a NativeDir and a search, and what
+    # with_file_store does. +gem_first+ requires this gem before ruby_llm
+    # can be found, and installs with install!.
+    def report(version, gem_first:)
+      folders = RubyLLMSource.folders(version).inspect
+      load = if gem_first
+               "require 'ruby_llm/file_stores/native'; $LOAD_PATH.unshift(*#{folders}); " \
+                 "require 'ruby_llm'; installed = RubyLLM::FileStores::Native.install!; "
+             else
+               "require 'ruby_llm'; require 'ruby_llm/file_stores/native'; " \
+                 'installed = RubyLLM::FileStores::Native.install!; '
+             end
+      script = "#{load}require 'tmpdir'; native = RubyLLM::FileStores::Native; " \
+               "store = RubyLLM::NativeDir.new(Dir.mktmpdir); store.write('a.md', 'hello there'); " \
+               'RubyLLM.configure { |c| c.openai_api_key = "k" }; ' \
+               "chat = RubyLLM.chat(model: 'gpt-4.1-mini', provider: :openai, assume_model_exists: true); " \
+               'error = begin; chat.with_file_store(store); nil; rescue native::IncompatibleRubyLLMError => e; ' \
+               'e.message; end; ' \
+               'p [native::Glue::Adapters.current&.line, native.installed?, installed, native.install!, ' \
+               'RubyLLM::FileStore::Tools.for(store).map(&:name), store.search("hel", files_only: true), ' \
+               'chat.file_store.class.name, error, RubyLLM::Chat.ancestors.count(native::Glue::ChatExtension)]'
+      RubyLLMSource.ruby(version, script, ruby_llm: !gem_first)
     end
 
-    def chat_stand_in
-      Class.new do
-        def add_message(*) = nil
-        def with_tools(*) = nil
-        def tools = nil
-        def messages = nil
-
-        private
-
-        def preprocessed_messages(list = nil) = list
-        def provider_completion(**) = nil
-        def add_tool_result_message(_call, _result) = nil
-        def execute_tool(_call) = nil
+    RubyLLMSource.each_version(self, adapters.keys) do
+      it 'loads whichever comes first, the stores and tools work, and with_file_store works or says why not' do
+        expected = adapters.fetch(ruby_llm_version)
+        reports = [report(ruby_llm_version, gem_first: false), report(ruby_llm_version, gem_first: true)]
+        facts = reports.map { |out| eval(out.lines.last) } # rubocop:disable Security/Eval -- our own child's p
+        tools = %w[list_files read_file search_files write_file edit_file]
+        facts.each_with_index do |(line, installed, first_install, again, names, found, store, error, count), index|
+          expect([line, installed, again, names, found, count]).to eq([expected, true, false, tools, "a.md\n", 1])
+          expect(first_install).to be(index == 1) # ruby_llm first: require installed it already
+          if expected
+            expect([store, error]).to eq(['RubyLLM::NativeDir', nil])
+          else
+            expect(store).to eq('NilClass')
+            expect(error).to match(
+              /\Awith_file_store needs ruby_llm 2\.0 or 1\.16; the loaded ruby_llm 1\.9\.0 lacks .*/
+            ).and include('RubyLLM::Agent.apply_configuration (for the agent file_store macro)',
+                          'chat.with_tools(*RubyLLM::FileStore::Tools.for(store))')
+          end
+        end
       end
-    end
-
-    def agent_stand_in
-      Class.new do
-        def self.apply_configuration(*) = nil
-        private_class_method def self.runtime_context(**) = nil
-      end
-    end
-
-    def message_stand_in
-      Class.new do
-        def initialize(content:, **) = (@content = content)
-        def with_attachments(*) = self
-      end
-    end
-
-    it 'passes when every hook point is there' do
-      stand_ins
-      expect(described_class.check!).to be(true)
-    end
-
-    it 'names a missing hook point, what it is for, and the ruby_llm needed' do
-      stand_ins(without: :add_tool_result_message)
-      expect { described_class.check! }.to raise_error(
-        RubyLLM::FileStores::Native::IncompatibleRubyLLMError,
-        /needs ruby_llm 2\.0.*ruby_llm 1\.99\.0 lacks RubyLLM::Chat#add_tool_result_message \(for saving long tool/
-      )
-    end
-
-    # Stand-ins for acts_as_chat and its records' methods, minus one.
-    def record_stand_ins(without: nil)
-      acts_as = Module.new.tap { |mod| mod.const_set(:ClassMethods, Module.new { def acts_as_chat(**) = nil }) }
-      methods = Module.new do
-        def to_llm = nil
-        def add_message(_message) = nil
-
-        private
-
-        def build_llm_chat = nil
-        def persist_content(_message_record, _attachments) = nil
-      end
-      methods.send(:remove_method, without) if without
-      stub_const('RubyLLM::ActiveRecord::ActsAs', acts_as)
-      stub_const('RubyLLM::ActiveRecord::ChatMethods', methods)
-      stub_const('RubyLLM::VERSION', '1.99.0')
-    end
-
-    it "passes when acts_as_chat records have every hook point, and names a missing one and what it's for" do
-      record_stand_ins
-      expect(described_class.check_records!).to be(true)
-      record_stand_ins(without: :build_llm_chat)
-      expect { described_class.check_records! }.to raise_error(
-        RubyLLM::FileStores::Native::IncompatibleRubyLLMError,
-        /for acts_as_chat records.*lacks RubyLLM::ActiveRecord::ChatMethods#build_llm_chat \(for giving a chat loaded/
-      )
     end
   end
 

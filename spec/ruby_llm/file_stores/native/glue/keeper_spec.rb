@@ -13,6 +13,15 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::Keeper do
       expect(store.read('report-2.pdf')).to eq('%PDF-1 two')
     end
 
+    it 'keeps an attachment at the path the store remembers for it, even after the file changed' do
+      kept, = keeper.keep_attachment('brief.txt', "A draft brief.\n")
+      store.write('brief.txt', "A final brief, longer.\n")
+      again, written = described_class.new(store).keep_attachment('brief.txt', "A draft brief.\n")
+      other, = described_class.new(store).keep_attachment('brief.txt', "Another brief.\n")
+      expect([kept.path, again.path, again.byte_size, written, other.path])
+        .to eq(['brief.txt', 'brief.txt', 15, false, 'brief-2.txt'])
+    end
+
     it 'keeps the same bytes once' do
       keeper.keep('notes.md', "# a\n")
       keeper.keep('notes.md', "# b\n")

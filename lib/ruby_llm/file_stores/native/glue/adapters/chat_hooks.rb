@@ -1,0 +1,70 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      module Glue
+        module Adapters
+          # The hooks into RubyLLM::Chat that ruby_llm 1.16 and 2.0 share:
+          # each adapter's Chat module includes them. They act only on a chat
+          # with a store (with_file_store; see ChatExtension).
+          module ChatHooks
+            # Keeps a question's attachments as soon as it is added.
+            def add_message(message_or_attributes)
+              message = super
+              @file_store_files&.keep_message(message) if message.role == :user
+              message
+            end
+
+            private
+
+            # Long results saved, files returned by tools kept and shown as lines.
+            def add_tool_result_message(tool_call, result)
+              files = @file_store_files
+              return super unless files
+
+              tool = tools[tool_call.name.to_sym]
+              super(tool_call, files.tool_result(tool_call.name, tool, result, tool_call.arguments))
+            end
+
+            # What the tool wrote in the chat's store, for after_file_write.
+            def execute_tool(tool_call)
+              files = @file_store_files
+              return super unless files
+
+              result, written = WriteEvents.listen(files.store) { super(tool_call) }
+              written.each { |file| file_store_written(file) }
+              result
+            end
+          end
+
+          # The hook into RubyLLM::Agent's configuration that both lines
+          # share: each chat an agent builds or loads gets the agent's
+          # file_store declaration (see AgentExtension).
+          module AgentHooks
+            def apply_configuration(chat, input_values:, persist_instructions:)
+              result = super
+              declaration = file_store_declaration
+              declaration&.apply(chat, runtime_context(chat:, inputs: input_values))
+              result
+            end
+          end
+
+          # The hooks into acts_as_chat records (RubyLLM::ActiveRecord::ChatMethods)
+          # that both lines share.
+          module RecordHooks
+            private
+
+            # A question's attachments kept by the blobs ruby_llm just
+            # attached to its message record.
+            def persist_content(message_record, attachments)
+              result = super
+              RecordExtension.keep_attachments(file_store_chat, message_record, attachments) if file_store_chat
+              result
+            end
+          end
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      # The event a store's write raises, for whoever listens in the same
+      # thread or fiber (a chat running a tool, for after_file_write).
+      # RubyLLM::FileStore puts it in front of every subclass as the subclass
+      # is defined, so a store's write announces the file it wrote however
+      # the store implements it.
+      #
+      #   result, written = WriteEvents.listen(store) { tool.call(arguments) }
+      module WriteEvents
+        KEY = :ruby_llm_file_store_writes
+        private_constant :KEY
+
+        def write(...)
+          file = super
+          Thread.current[KEY]&.push([self, file])
+          file
+        end
+
+        # Runs the block and returns its value and the files that +store+
+        # wrote meanwhile in this thread or fiber, the last write of each
+        # path once.
+        def self.listen(store)
+          outer = Thread.current[KEY]
+          writes = []
+          Thread.current[KEY] = writes
+          result = yield
+          files = writes.filter_map { |writer, file| file if writer.equal?(store) }
+          [result, files.reverse.uniq(&:path).reverse]
+        ensure
+          Thread.current[KEY] = outer
+        end
+      end
+    end
+  end
+end
