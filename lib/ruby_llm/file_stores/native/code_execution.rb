@@ -112,16 +112,7 @@ module RubyLLM
         raise Tools::Refusal, 'code is required: the program to run' unless code.is_a?(String) && !code.strip.empty?
 
         staged = in_place? ? nil : Staging.resolve(store, files)
-        scratch = Staging.scratch_dir(staged || [], memory_capped: @sandbox.memory_capped?)
-        tmp = Dir.mktmpdir('ruby_llm_run_code', scratch)
-        begin
-          code_file = File.join(tmp, "main.#{lang.extension}")
-          File.write(code_file, code)
-          result = staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
-        ensure
-          remove_scratch(tmp)
-        end
-        finish(result)
+        finish(in_scratch(lang, code, staged))
       end
 
       def inspect
@@ -129,6 +120,17 @@ module RubyLLM
       end
 
       private
+
+      # Runs +code+ from a temporary folder, removed after.
+      def in_scratch(lang, code, staged)
+        tmp = Dir.mktmpdir('ruby_llm_run_code',
+                           Staging.scratch_dir(staged || [], memory_capped: @sandbox.memory_capped?))
+        code_file = File.join(tmp, "main.#{lang.extension}")
+        File.write(code_file, code)
+        staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
+      ensure
+        remove_scratch(tmp) if tmp
+      end
 
       # Code chose the tree in +tmp+: it is removed without recursion or
       # following a link. A folder left behind beats a lost result.

@@ -45,6 +45,11 @@ module RubyLLM
           end
           more = swept.removed_count - swept.removed.size
           notes << "#{more} more were removed." if more.positive?
+          notes.concat(tree_notes(swept))
+        end
+
+        def tree_notes(swept)
+          notes = []
           unless swept.too_deep.empty?
             notes << "Folders nested deeper than a file path may go were not checked: #{swept.too_deep.join(', ')}."
           end

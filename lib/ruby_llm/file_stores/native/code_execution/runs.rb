@@ -20,15 +20,15 @@ module RubyLLM
             before = Snapshot.take(root)
             outcome, mounts = execute(lang, code_file, root, tmp)
             swept, trouble = sweep(before, mounts)
-            unsaved, error = over_capacity(root, swept)
-            [outcome, mounts, swept, unsaved, error, trouble]
+            [outcome, mounts, swept, *over_capacity(root, swept), trouble]
           end
           created = swept.created - unsaved
-          paths = created + swept.changed
           result(lang, outcome, mounts, swept:, created:, changed: swept.changed, deleted: swept.deleted,
                                         unsaved: unsaved + budget_removed(swept), error:, trouble:,
-                                        files: -> { paths.filter_map { |path| store[path] } })
+                                        files: lazy_files(created + swept.changed))
         end
+
+        def lazy_files(paths) = -> { paths.filter_map { |path| store[path] } }
 
         # In an empty folder with the named files copied in; what the run
         # created or changed is written back through the store.
@@ -99,21 +99,25 @@ module RubyLLM
         # largest first, and named as unsaved.
         def over_capacity(root, swept)
           cap = store.respond_to?(:max_bytes) && store.max_bytes
-          return [[], nil] unless cap && !(swept.created.empty? && swept.hidden.empty?)
+          total = cap && (swept.created.any? || swept.hidden.any?) ? store.total_size + swept.hidden_bytes : 0
+          return [[], nil] unless cap && total > cap
 
-          total = store.total_size + swept.hidden_bytes
-          return [[], nil] unless total > cap
-
-          candidates = swept.created.map { |path| [path, swept.sizes.fetch(path, 0)] } + swept.hidden
-          unsaved = candidates.sort_by { |path, size| [-size, path] }.take_while do |path, size|
-            next false if total <= cap
-
-            FileStores::Native::RunTree.remove(root, path) # never through a link the run left behind
-            total -= size
-          end
-          [unsaved.map(&:first), "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes."]
+          unsaved = remove_largest(root, swept, total - cap)
+          [unsaved, "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes."]
         rescue StandardError => e
           [[], "The files the run left could not be held to the limit of #{cap} bytes: #{e.message}"]
+        end
+
+        # Removes files the run created, largest first, until +excess+ bytes
+        # are gone; returns their paths.
+        def remove_largest(root, swept, excess)
+          candidates = swept.created.map { |path| [path, swept.sizes.fetch(path, 0)] } + swept.hidden
+          candidates.sort_by { |path, size| [-size, path] }.take_while do |path, size|
+            next false unless excess.positive?
+
+            FileStores::Native::RunTree.remove(root, path) # never through a link the run left behind
+            excess -= size
+          end.map(&:first)
         end
       end
     end

@@ -49,16 +49,25 @@ module RubyLLM
         # allocated, checked before anything is read); takes setuid, setgid
         # and world-write bits from the rest. +skip+: the mount points.
         def sweep(skip:, entries:, bytes:)
-          left, deleted, removed, removed_count, too_deep, stripped, =
-            @tree.sweep(@root, skip, entries, bytes)
-          files, others = left.partition { |_, _, kind| kind == :file }
+          left, deleted, removed, removed_count, too_deep, stripped, = @tree.sweep(@root, skip, entries, bytes)
+          files, others = left.partition { |row| row[2] == :file }
           visible, hidden = files.partition { |path,| !self.class.hidden?(path) }
-          Sweep.new(created: visible.select { |_, created| created }.map(&:first).sort,
-                    changed: visible.reject { |_, created| created }.map(&:first).sort,
-                    deleted: deleted.reject { |path| self.class.hidden?(path) },
-                    links: others.select { |path, _, kind| kind == :link && !self.class.hidden?(path) }.map(&:first),
-                    hidden: hidden.map { |path, _, _, size| [path, size] }, removed:, removed_count:,
-                    too_deep:, stripped:, sizes: visible.to_h { |path, _, _, size| [path, size] })
+          Sweep.new(**split(visible), deleted: deleted.reject { |path| self.class.hidden?(path) },
+                                      links: visible_links(others), hidden: hidden.map { |row| [row[0], row[3]] },
+                                      removed:, removed_count:, too_deep:, stripped:)
+        end
+
+        private
+
+        # created, changed and sizes of the visible files' rows.
+        def split(rows)
+          created, changed = rows.partition { |row| row[1] }
+          { created: created.map(&:first).sort, changed: changed.map(&:first).sort,
+            sizes: rows.to_h { |row| [row[0], row[3]] } }
+        end
+
+        def visible_links(rows)
+          rows.filter_map { |path, _, kind| path if kind == :link && !self.class.hidden?(path) }
         end
       end
     end
