@@ -48,9 +48,9 @@ RSpec.describe 'Guarantee: a run leaves no more than its budget', :native do
   it 'counts files and folders, hidden ones too, and keeps no more than files_budget of them' do
     root = File.join(@tmp, 'store')
     result = shell(shell_runner(RubyLLM::NativeDir.new(root), files_budget: 50),
-                   "mkdir .cache; for i in $(seq 1 100); do : > .cache/f$i; : > v$i.txt; done; echo done")
+                   'mkdir .cache; for i in $(seq 1 100); do : > .cache/f$i; : > v$i.txt; done; echo done')
     expect(result.stdout).to eq("done\n")
     expect(everything(root).size).to eq(50)
-    expect(result.notes.join("\n")).to match(/past what one run may leave \(50 files and folders.*\d+ more were removed\./m)
+    expect(result.notes.join("\n")).to match(/past what one run may leave \(50 files and folders.*\d+ more were/m)
   end
 end

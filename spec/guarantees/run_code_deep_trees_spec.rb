@@ -14,7 +14,8 @@ RSpec.describe 'Guarantee: run_code survives folder trees of any depth', :native
   let(:root) { File.join(@tmp, 'store') }
   let(:levels) { 2_100 } # "a/" 2,100 times: past PATH_MAX (4096)
   let(:make_deep) do
-    "import os\nfor _ in range(#{levels}):\n    os.mkdir('a')\n    os.chdir('a')\nopen('x.txt', 'w').write('x')\nprint('made')"
+    "import os\nfor _ in range(#{levels}):\n    os.mkdir('a')\n    os.chdir('a')\n" \
+      "open('x.txt', 'w').write('x')\nprint('made')"
   end
 
   after { RubyLLM::FileStores::Native::RunTree.remove(@tmp, 'store') }
@@ -26,7 +27,8 @@ RSpec.describe 'Guarantee: run_code survives folder trees of any depth', :native
     expect(result.notes.join).to include('Removed, folders nested deeper than a file path may go: ' \
                                          "#{(['a'] * 64).join('/')}.")
     expect(everything(root).size).to eq(63) # a, a/a, ... down to the limit, and nothing below
-    expect(python(runner, "open('again.txt', 'w').write('a')\nprint('ok')").to_h).to include(stdout: "ok\n", created: ['again.txt'])
+    again = python(runner, "open('again.txt', 'w').write('a')\nprint('ok')")
+    expect(again.to_h).to include(stdout: "ok\n", created: ['again.txt'])
   end
 
   it 'staged: the same run on a Memory store gets its output and the next run works' do

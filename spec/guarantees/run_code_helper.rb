@@ -28,10 +28,10 @@ module RunCodeHelper
   end
 
   # Makes +levels+ nested folders "a" below +dir+ (relative steps, so past
-  # PATH_MAX), with x.txt at the bottom, in a child shell.
+  # PATH_MAX), with x.txt at the bottom, in a child python3.
   def deep_tree(dir, levels)
-    script = "import os, sys\nos.chdir(sys.argv[1])\nfor _ in range(#{levels}):\n    os.mkdir('a')\n    os.chdir('a')\n" \
-             "open('x.txt', 'w').write('x')"
+    script = "import os, sys\nos.chdir(sys.argv[1])\nfor _ in range(#{levels}):\n    " \
+             "os.mkdir('a')\n    os.chdir('a')\nopen('x.txt', 'w').write('x')"
     system('python3', '-c', script, dir, exception: true)
   end
 end
