@@ -13,6 +13,8 @@
 //!   processes (`flock`).
 //! - [`content_type`]: types from names and file signatures.
 //! - [`office`]: .docx, .xlsx and .pptx to text, safe on hostile input.
+//! - [`run_tree`]: a run_code folder before and after a run: what it left, held
+//!   to a budget, without its privileges.
 //! - [`cancel`]: cooperative cancellation, so Ruby can interrupt long work.
 //! - [`error`]: the one error type, whose kinds carry the path.
 //!
@@ -39,6 +41,7 @@ pub mod lock;
 pub mod office;
 pub mod path;
 pub mod pool;
+pub mod run_tree;
 pub mod search;
 
 pub use cancel::Cancel;

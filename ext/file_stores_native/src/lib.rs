@@ -10,6 +10,7 @@ mod errors;
 mod native_module;
 mod nogvl;
 mod office;
+mod run_tree;
 mod search_options;
 mod stored_file;
 mod text_search;
@@ -25,5 +26,6 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
     office::init(ruby, native)?;
+    run_tree::init(ruby, native)?;
     Ok(())
 }

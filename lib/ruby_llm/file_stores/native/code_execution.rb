@@ -54,7 +54,11 @@ module RubyLLM
       #
       # Limits per run: +timeout+ seconds, +memory+ bytes, +processes+ (and
       # threads), +file_size+ bytes per file written, +output_limit+ bytes
-      # kept of stdout and of stderr each (see Options::DEFAULTS).
+      # kept of stdout and of stderr each (see Options::DEFAULTS). What a
+      # run may leave: +files_budget+ files and folders it creates or
+      # changes (hidden ones included) and +bytes_budget+ bytes of files
+      # (apparent and allocated, each); past it, the rest is removed and
+      # named in the result's notes.
       #
       # +mounts+ (path in the folder => host path) and +skills+ (host
       # folders, or name => folder, seen at skills/<name>) are linked in
@@ -108,13 +112,7 @@ module RubyLLM
         raise Tools::Refusal, 'code is required: the program to run' unless code.is_a?(String) && !code.strip.empty?
 
         staged = in_place? ? nil : Staging.resolve(store, files)
-        scratch = Staging.scratch_dir(staged || [], memory_capped: @sandbox.memory_capped?)
-        result = Dir.mktmpdir('ruby_llm_run_code', scratch) do |tmp|
-          code_file = File.join(tmp, "main.#{lang.extension}")
-          File.write(code_file, code)
-          staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
-        end
-        finish(result)
+        finish(in_scratch(lang, code, staged))
       end
 
       def inspect
@@ -123,11 +121,36 @@ module RubyLLM
 
       private
 
-      # The read-before-change memory forgets what the run touched, and the
+      # Runs +code+ from a temporary folder, removed after.
+      def in_scratch(lang, code, staged)
+        tmp = Dir.mktmpdir('ruby_llm_run_code',
+                           Staging.scratch_dir(staged || [], memory_capped: @sandbox.memory_capped?))
+        code_file = File.join(tmp, "main.#{lang.extension}")
+        File.write(code_file, code)
+        staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
+      ensure
+        remove_scratch(tmp) if tmp
+      end
+
+      # Code chose the tree in +tmp+: it is removed without recursion or
+      # following a link. A folder left behind beats a lost result.
+      def remove_scratch(tmp)
+        FileStores::Native::RunTree.remove(File.dirname(tmp), File.basename(tmp))
+      rescue StandardError
+        nil
+      end
+
+      # Stands in the read-before-change memory for a version the model read
+      # and code then changed: never a digest, so edit_file says it changed.
+      CHANGED_BY_RUN = 'changed by run_code'
+
+      # The read-before-change memory marks what the model read and the run
+      # changed as changed, and forgets the rest of what it touched; the
       # hooks hear of each file it created or changed.
       def finish(result)
-        (result.changed + result.created + result.deleted).each { |path| store.record_read(path, nil) }
-        result.files.each { |file| @hooks.each { |hook| hook.call(file) } }
+        result.changed.each { |path| store.record_read(path, CHANGED_BY_RUN) if store.read_digest(path) }
+        (result.created + result.deleted).each { |path| store.record_read(path, nil) }
+        result.files.each { |file| @hooks.each { |hook| hook.call(file) } } unless @hooks.empty?
         result
       end
     end

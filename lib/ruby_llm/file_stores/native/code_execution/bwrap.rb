@@ -13,7 +13,11 @@ module RubyLLM
       # work folder as the only writable place, and no network (a new network
       # namespace with only loopback). New PID, IPC, UTS, cgroup and user
       # namespaces, every capability dropped, a new session (no terminal to
-      # push keys into), killed when its parent dies.
+      # push keys into), killed when its parent dies. The code runs as user
+      # and group 65534 (nobody) inside, not as the host's user, where
+      # bubblewrap allows it; the host's uid stays the owner of what it
+      # writes, so the host takes away setuid, setgid and world-write bits
+      # after each run (see Snapshot#sweep).
       class Bwrap
         # /etc entries programs commonly read; the rest of /etc stays out.
         ETC = %w[passwd group hosts nsswitch.conf localtime timezone ssl ca-certificates alternatives
@@ -25,6 +29,7 @@ module RubyLLM
         # is inside of or contains.
         WORKDIRS = %w[/work /sandbox/work /run_code/work].freeze
         CODE_DIR = '/run_code'
+        IDS = %w[--uid 65534 --gid 65534].freeze
 
         PROBED = {} # rubocop:disable Style/MutableConstant -- one probe per bwrap path and process
         PROBE_LOCK = Mutex.new
@@ -48,6 +53,7 @@ module RubyLLM
 
           @system = system_binds.freeze
           probe
+          @ids = probe(IDS) ? IDS : []
         end
 
         # Where the program sees its code file.
@@ -58,7 +64,7 @@ module RubyLLM
         # folder]) read-only inside the folder, and +home_files+ (path in
         # home => host file) read-only in the home, /tmp.
         def command(argv, folder:, code:, mounts:, home_files: {})
-          args = [@path, *NAMESPACES, *@system]
+          args = [@path, *NAMESPACES, *@ids, *@system]
           @read_only.each { |path| args.push('--ro-bind', path, path) }
           args.push('--size', @tmp_size.to_s) if @tmp_size
           args.push('--tmpfs', '/tmp', '--bind', folder, @workdir)
@@ -69,17 +75,20 @@ module RubyLLM
 
         private
 
-        def probe
+        # Whether the sandbox can be made with +extra+ arguments; without
+        # any, raises when it cannot be made at all.
+        def probe(extra = [])
           PROBE_LOCK.synchronize do
-            PROBED[@path] ||= begin
-              out, status = Open3.capture2e(@path, *NAMESPACES, *@system, '--', '/bin/sh', '-c', 'exit 0')
-              unless status.success?
+            key = [@path, *extra].join(' ')
+            PROBED.fetch(key) do
+              out, status = Open3.capture2e(@path, *NAMESPACES, *extra, *@system, '--', '/bin/sh', '-c', 'exit 0')
+              if !status.success? && extra.empty?
                 raise ConfigurationError, "run_code cannot make its sandbox here: #{out.strip}. Allow user " \
                                           'namespaces (user.max_user_namespaces, or on some kernels ' \
                                           'kernel.unprivileged_userns_clone=1), or pass sandbox: false'
               end
 
-              true
+              PROBED[key] = status.success?
             end
           end
         end

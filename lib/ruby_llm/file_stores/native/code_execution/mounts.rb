@@ -52,15 +52,12 @@ module RubyLLM
         def paths = @active.map(&:last)
 
         # Removes the mountpoints and the folders made for them, if empty.
+        # Code may have swapped a folder on the way for a link: each is
+        # reached from the folder's descriptor, never through a link.
         def teardown
-          @made.reverse_each do |full|
-            stat = File.lstat(full)
-            if stat.directory?
-              Dir.rmdir(full)
-            elsif stat.symlink? || (stat.file? && stat.size.zero?)
-              File.unlink(full)
-            end
-          rescue SystemCallError
+          @made.reverse_each do |inside|
+            FileStores::Native::RunTree.remove_empty(@folder, inside)
+          rescue StandardError
             nil
           end
           @made.clear
@@ -84,11 +81,11 @@ module RubyLLM
         def make(mount)
           parts = mount.inside.split('/')
           parts[0...-1].each_index do |i|
-            full = File.join(@folder, *parts[0..i])
-            next if File.directory?(full)
+            inside = parts[0..i].join('/')
+            next if File.directory?(File.join(@folder, inside))
 
-            Dir.mkdir(full)
-            @made << full
+            Dir.mkdir(File.join(@folder, inside))
+            @made << inside
           end
           full = File.join(@folder, mount.inside)
           if @links
@@ -98,7 +95,7 @@ module RubyLLM
           else
             File.write(full, '')
           end
-          @made << full
+          @made << mount.inside
         end
       end
     end

@@ -7,15 +7,18 @@ module RubyLLM
       module Options
         # Limits per run: seconds of wall time, bytes of memory, processes
         # and threads, bytes per file written, bytes kept of stdout and of
-        # stderr each.
+        # stderr each, and the budget of what a run may leave: files and
+        # folders it creates or changes (hidden ones included), and bytes of
+        # the files among them (apparent and allocated, each).
         DEFAULTS = { timeout: 30, memory: 1024 * 1024 * 1024, processes: 128, file_size: 256 * 1024 * 1024,
-                     output_limit: 20_000 }.freeze
+                     output_limit: 20_000, files_budget: 10_000, bytes_budget: 256 * 1024 * 1024 }.freeze
         SKILLS_FOLDER = 'skills'
 
         module_function
 
-        # { timeout:, memory:, processes:, file_size:, output: } from the
-        # keywords given; raises ArgumentError for unknown or bad ones.
+        # { timeout:, memory:, processes:, file_size:, output:, files_budget:,
+        # bytes_budget: } from the keywords given; raises ArgumentError for
+        # unknown or bad ones.
         def limits(given)
           unknown = given.keys - DEFAULTS.keys
           if unknown.any?

@@ -5,16 +5,23 @@ module RubyLLM
     class CodeExecution
       # The Result of a run, in words the model acts on.
       module Report
+        REMOVED = {
+          budget: 'Not kept, past what one run may leave (%<budget>s)',
+          name: 'Removed, with names the files cannot hold (control characters, or not UTF-8)',
+          too_deep: 'Removed, folders nested deeper than a file path may go'
+        }.freeze
+
         private
 
-        def result(lang, outcome, mounts, created:, changed:, deleted:, unsaved:, error:, files:, links:)
+        def result(lang, outcome, mounts, swept:, created:, changed:, deleted:, unsaved:, error:, trouble:, files:)
           Result.new(language: lang.name, exit_status: outcome.exit_status, signal: outcome.signal,
                      stopped: stopped(outcome), stdout: outcome.stdout.to_s, stderr: outcome.stderr.to_s,
                      created:, changed:, deleted:, unsaved_files: unsaved, files_error: error,
-                     shadowed_mounts: mounts.shadowed, notes: notes(outcome, mounts, changed, links), files:)
+                     shadowed_mounts: mounts.shadowed,
+                     notes: notes(outcome, mounts, changed, swept) + [trouble].compact, files:)
         end
 
-        def notes(outcome, mounts, changed, links)
+        def notes(outcome, mounts, changed, swept)
           notes = []
           if outcome.processes_refused
             notes << "The code tried to run more than #{limits[:processes]} processes and threads at once, the " \
@@ -23,11 +30,38 @@ module RubyLLM
           unless mounts.shadowed.empty?
             notes << "The folder has its own #{mounts.shadowed.join(', ')}, so the run saw that instead of the mount."
           end
-          unless links.empty?
-            notes << "Symbolic links are not files of the store, which ignores them: #{links.join(', ')}."
+          unless swept.links.empty?
+            notes << "Symbolic links are not files of the store, which ignores them: #{swept.links.join(', ')}."
           end
+          notes.concat(sweep_notes(swept))
           notes << "Read #{changed.join(', ')} again before changing it with edit_file." unless changed.empty?
           notes
+        end
+
+        # What the sweep after the run removed, left unwalked or changed.
+        def sweep_notes(swept)
+          notes = swept.removed.group_by(&:last).map do |why, rows|
+            format("#{REMOVED.fetch(why)}: %<paths>s.", budget: budget_words, paths: rows.map(&:first).join(', '))
+          end
+          more = swept.removed_count - swept.removed.size
+          notes << "#{more} more were removed." if more.positive?
+          notes.concat(tree_notes(swept))
+        end
+
+        def tree_notes(swept)
+          notes = []
+          unless swept.too_deep.empty?
+            notes << "Folders nested deeper than a file path may go were not checked: #{swept.too_deep.join(', ')}."
+          end
+          unless swept.stripped.empty?
+            notes << "Setuid, setgid and world-write permissions were taken from #{swept.stripped.join(', ')}."
+          end
+          notes
+        end
+
+        def budget_words
+          "#{limits[:files_budget]} files and folders and #{mb(limits[:bytes_budget])} of files it creates or " \
+            'changes, hidden ones included'
         end
 
         def stopped(outcome)

@@ -12,10 +12,18 @@ module RubyLLM
       # - unsaved_files / files_error: what a full store did not take, with
       #   the store's message.
       # - shadowed_mounts: mounts the folder's own files hid.
+      # - files: the StoredFiles created or changed; for a run in a store's
+      #   folder they are made (and their digests taken) when first asked
+      #   for, after the store's lock is let go.
       Result = Struct.new(:language, :exit_status, :signal, :stopped, :stdout, :stderr, :created, :changed,
                           :deleted, :unsaved_files, :files_error, :shadowed_mounts, :notes, :files,
                           keyword_init: true) do
         def success? = exit_status&.zero? && stopped.nil?
+
+        def files
+          value = self[:files]
+          value.respond_to?(:call) ? (self[:files] = value.call) : value
+        end
 
         # What the model sees: empty parts left out.
         def to_h

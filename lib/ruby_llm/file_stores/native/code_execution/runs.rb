@@ -12,21 +12,23 @@ module RubyLLM
         private
 
         # In the store's folder, under its lock; what changed is found by
-        # walking the folder before and after.
+        # walking the folder before and after. The files' digests are made
+        # only when asked for (Result#files), after the lock is let go.
         def run_in_place(lang, code_file, tmp)
           root = store.local_root
-          store.with_lock do
+          outcome, mounts, swept, unsaved, error, trouble = store.with_lock do
             before = Snapshot.take(root)
             outcome, mounts = execute(lang, code_file, root, tmp)
-            after = Snapshot.take(root, skip: mounts.paths)
-            created, changed, deleted = before.diff(after)
-            unsaved, error = over_capacity(created)
-            created -= unsaved
-            result(lang, outcome, mounts, created:, changed:, deleted:, unsaved:, error:,
-                                          files: (created + changed).filter_map { |path| store[path] },
-                                          links: after.links - before.links)
+            swept, trouble = sweep(before, mounts)
+            [outcome, mounts, swept, *over_capacity(root, swept), trouble]
           end
+          created = swept.created - unsaved
+          result(lang, outcome, mounts, swept:, created:, changed: swept.changed, deleted: swept.deleted,
+                                        unsaved: unsaved + budget_removed(swept), error:, trouble:,
+                                        files: lazy_files(created + swept.changed))
         end
+
+        def lazy_files(paths) = -> { paths.filter_map { |path| store[path] } }
 
         # In an empty folder with the named files copied in; what the run
         # created or changed is written back through the store.
@@ -36,12 +38,25 @@ module RubyLLM
           Staging.copy_in(store, folder, files)
           before = Snapshot.take(folder)
           outcome, mounts = execute(lang, code_file, folder, tmp)
-          after = Snapshot.take(folder, skip: mounts.paths)
-          created, changed, = before.diff(after)
-          saved, unsaved, error = Staging.save(store, folder, created + changed)
+          swept, trouble = sweep(before, mounts)
+          saved, unsaved, error = Staging.save(store, folder, swept.created + swept.changed)
           kept = saved.map(&:path)
-          result(lang, outcome, mounts, created: created & kept, changed: changed & kept, deleted: [],
-                                        unsaved:, error:, files: saved, links: after.links)
+          result(lang, outcome, mounts, swept:, created: swept.created & kept, changed: swept.changed & kept,
+                                        deleted: [], unsaved: unsaved + budget_removed(swept), error:, trouble:,
+                                        files: saved)
+        end
+
+        # What the run left, held to the run's budget. Whatever goes wrong
+        # here, the run's output still comes back, with a note.
+        def sweep(before, mounts)
+          [before.sweep(skip: mounts.paths, entries: limits[:files_budget], bytes: limits[:bytes_budget]), nil]
+        rescue StandardError => e
+          [Snapshot::Sweep.empty, "The files the run left could not be checked (#{e.message}), so none are " \
+                                  'listed here: find them with list_files.']
+        end
+
+        def budget_removed(swept)
+          swept.removed.filter_map { |path, why| path if why == :budget && !Snapshot.hidden?(path) }
         end
 
         def execute(lang, code_file, folder, tmp)
@@ -79,24 +94,30 @@ module RubyLLM
           }.merge(lang.env)
         end
 
-        # A folder store with a cap: the files the run created that do not
-        # fit are removed, largest first, and named as unsaved.
-        def over_capacity(created)
+        # A folder store with a cap: what the run created that does not fit
+        # (hidden files too, which the store's total leaves out) is removed,
+        # largest first, and named as unsaved.
+        def over_capacity(root, swept)
           cap = store.respond_to?(:max_bytes) && store.max_bytes
-          total = cap && !created.empty? ? store.total_size : 0
+          total = cap && (swept.created.any? || swept.hidden.any?) ? store.total_size + swept.hidden_bytes : 0
           return [[], nil] unless cap && total > cap
 
-          unsaved = largest_first(created).take_while do |path, size|
-            next false if total <= cap
-
-            store.delete(path) # through the store: never through a link the run left behind
-            total -= size
-          end
-          [unsaved.map(&:first), "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes."]
+          unsaved = remove_largest(root, swept, total - cap)
+          [unsaved, "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes."]
+        rescue StandardError => e
+          [[], "The files the run left could not be held to the limit of #{cap} bytes: #{e.message}"]
         end
 
-        def largest_first(paths)
-          paths.map { |path| [path, store[path]&.byte_size.to_i] }.sort_by { |path, size| [-size, path] }
+        # Removes files the run created, largest first, until +excess+ bytes
+        # are gone; returns their paths.
+        def remove_largest(root, swept, excess)
+          candidates = swept.created.map { |path| [path, swept.sizes.fetch(path, 0)] } + swept.hidden
+          candidates.sort_by { |path, size| [-size, path] }.take_while do |path, size|
+            next false unless excess.positive?
+
+            FileStores::Native::RunTree.remove(root, path) # never through a link the run left behind
+            excess -= size
+          end.map(&:first)
         end
       end
     end

@@ -66,7 +66,9 @@ module RubyLLM
         end
 
         # Writes the paths of +folder+ back to +store+. Returns [saved
-        # StoredFiles, unsaved paths, the store's message].
+        # StoredFiles, unsaved paths, the store's message]. A file the store
+        # refuses, for whatever reason, is named unsaved: the run's output
+        # still comes back.
         def save(store, folder, paths)
           saved = []
           unsaved = []
@@ -75,7 +77,7 @@ module RubyLLM
             File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW) do |io|
               saved << store.write(path, io)
             end
-          rescue RubyLLM::FileStoreFullError, ArgumentError => e
+          rescue StandardError => e
             unsaved << path
             error ||= e.message
           end

@@ -59,14 +59,16 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'staged, on a Memory store' do
     expect(store.find('out/charts/c.svg').content_type).to eq('image/svg+xml')
   end
 
-  it 'forgets reads of the files it saved, and the hooks receive each saved file' do
+  it 'marks files read and then changed as changed, and the hooks receive each saved file' do
     store.write('plan.md', "one\n")
     store.record_read('plan.md', store.find('plan.md').digest)
     seen = []
     runner.after_file_write { |file| seen << file }
     result = python(runner, "open('plan.md','a').write('two\\n')\nopen('new.md','w').write('n')", files: ['plan.md'])
     expect(result.changed).to eq(['plan.md'])
-    expect(store.read_digest('plan.md')).to be_nil
+    edit_file = RubyLLM::FileStore::Tools.for(store).find { |tool| tool.name == 'edit_file' }
+    refusal = edit_file.call('path' => 'plan.md', 'old_text' => 'one', 'new_text' => '1')
+    expect(refusal).to eq(error: 'plan.md changed since you read it. Read it again.')
     expect(seen.map(&:path)).to eq(%w[new.md plan.md])
     expect(seen).to all(be_a(RubyLLM::StoredFile))
     expect(seen.find { |f| f.path == 'plan.md' }.digest).to eq(store.find('plan.md').digest)
