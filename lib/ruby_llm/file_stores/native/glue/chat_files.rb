@@ -34,7 +34,7 @@ module RubyLLM
 
           # The StoredFile +attachment+ is kept as, keeping it on first use
           # under its file name; nil for one that cannot be kept (a provider
-          # upload, a file that does not fit). Local converters run on it.
+          # upload, a file that does not fit, a name no store takes). Local converters run on it.
           # An attachment that is an Active Storage blob, or the +blob+ given
           # (a persisted message's copy of it), is kept as that blob by a
           # store with keep_blob, so the two share it.
@@ -104,6 +104,9 @@ module RubyLLM
             @on_write&.call(file) if written
             file
           rescue RubyLLM::FileStoreFullError
+            nil
+          rescue ArgumentError => e # a name no store takes: the attachment goes as it is
+            Native.logger.warn("RubyLLM::FileStores: attachment not kept in the chat's files: #{e.message}")
             nil
           end
 

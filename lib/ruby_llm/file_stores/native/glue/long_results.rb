@@ -20,6 +20,9 @@ module RubyLLM
         # saved once. When the store is full, the result goes whole.
         class LongResults
           PREVIEW = 2_000
+          # The most characters of a tool's name in a saved result's path
+          # (the model names the tool it calls: any length).
+          MAX_NAME = 64
 
           attr_reader :store, :limit
 
@@ -91,6 +94,13 @@ module RubyLLM
               part.is_a?(FileStore::Tools::FileResult)
           end
 
+          # The part of a saved result's path that names +tool_name+: letters,
+          # digits, _ and - (others as _), at most MAX_NAME of them.
+          def self.name_part(tool_name)
+            name = tool_name.to_s[0, MAX_NAME * 4].to_s.gsub(/[^A-Za-z0-9_-]/, '_').sub(/\A[_-]*/, '')[0, MAX_NAME]
+            name.nil? || name.empty? ? 'tool' : name
+          end
+
           # As ruby_llm sends it: search results as JSON, anything else by to_s.
           def self.text_of_object(result)
             defined?(RubyLLM::SearchResults) && result.is_a?(RubyLLM::SearchResults) ? result.to_json : result.to_s
@@ -99,12 +109,10 @@ module RubyLLM
           private
 
           def save(tool_name, saved, extension)
-            name = tool_name.to_s.gsub(/[^A-Za-z0-9_-]/, '_').sub(/\A[_-]*/, '')
-            name = 'tool' if name.empty?
-            path = "results/#{name}-#{Native.sha256_hex(saved.b)[0, 8]}.#{extension}"
+            path = "results/#{LongResults.name_part(tool_name)}-#{Native.sha256_hex(saved.b)[0, 8]}.#{extension}"
             content_type = extension == 'json' ? 'application/json' : 'text/plain'
             @keeper.keep(path, saved, content_type:)
-          rescue RubyLLM::FileStoreFullError
+          rescue RubyLLM::FileStoreFullError, ArgumentError # full, or no name free: the result goes whole
             [nil, false]
           end
         end
