@@ -14,15 +14,20 @@ module RubyLLM
         #   sent, file = results.shape('search_drive', result)
         #
         # JSON (a Hash or Array result, or a String holding a JSON object or
-        # array) is saved pretty printed, one value per line, as
-        # results/<tool>-<8 hex>.json; other text as it is, as .txt. The hex
-        # is the start of the saved text's sha256, so the same result is
-        # saved once. When the store is full, the result goes whole.
+        # array) is saved as results/<tool>-<8 hex>.json: pretty printed, one
+        # value per line, when its text has at most PRETTY_MAX bytes; as it
+        # came above that, since parsing and printing it again takes many
+        # times its size in memory. Other text is saved as it is, as .txt.
+        # The hex is the start of the saved text's sha256, so the same
+        # result is saved once. When the store is full, the result goes
+        # whole.
         class LongResults
           PREVIEW = 2_000
           # The most characters of a tool's name in a saved result's path
           # (the model names the tool it calls: any length).
           MAX_NAME = 64
+          # The largest JSON text, in bytes, that is saved pretty printed.
+          PRETTY_MAX = 1 << 20
 
           attr_reader :store, :limit
 
@@ -65,15 +70,26 @@ module RubyLLM
             end
           end
 
-          # The text to save and its extension: JSON pretty printed, other
-          # text as it is.
+          # The text to save and its extension: JSON pretty printed (up to
+          # PRETTY_MAX bytes) or as it came (above), other text as it is.
           def self.saved_form(result, text)
-            json = result.is_a?(Hash) || result.is_a?(Array) ? result : parse_json(text)
+            structured = result.is_a?(Hash) || result.is_a?(Array)
+            return [text, json_like?(text) ? 'json' : 'txt'] if text.bytesize > PRETTY_MAX
+
+            json = structured ? result : parse_json(text)
             return [JSON.pretty_generate(json), 'json'] if json
 
             [text, 'txt']
           rescue JSON::GeneratorError
             [text, 'txt']
+          end
+
+          # Whether +text+ looks like a JSON object or array at both ends
+          # (checked without parsing it).
+          def self.json_like?(text)
+            first = text[/\A\s*(.)/m, 1]
+            last = text.byteslice([text.bytesize - 64, 0].max, 64).to_s.scrub[/(.)\s*\z/m, 1]
+            (first == '{' && last == '}') || (first == '[' && last == ']')
           end
 
           def self.parse_json(text)
