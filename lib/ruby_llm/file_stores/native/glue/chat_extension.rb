@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'stringio'
+
 module RubyLLM
   module FileStores
     module Native
@@ -86,6 +88,19 @@ module RubyLLM
             attachment.provider_file? || !UNSUPPORTED_TYPES.include?(attachment.type)
           end
 
+          # +attachment+ as it is sent: a text attachment whose name holds
+          # what would forge ruby_llm's <file name='...'> wrapper (a quote,
+          # >, a line separator, a bidi control) as a copy named with its
+          # kept name, escaped (Names).
+          def self.shown(attachment)
+            return attachment unless !attachment.provider_file? && attachment.type == :text
+
+            name = Names.attribute(Names.kept(attachment.filename))
+            return attachment if name == attachment.filename
+
+            RubyLLM::Attachment.new(StringIO.new(attachment.content), filename: name)
+          end
+
           # A copy of +message+ with other content and attachments.
           def self.rebuild(message, content, attachments)
             message.with_attachments(attachments).tap { |copy| copy.instance_variable_set(:@content, content) }
@@ -107,7 +122,7 @@ module RubyLLM
             return super unless files
 
             super(files.view(list, supported: ChatExtension.method(:supported?),
-                                   rebuild: ChatExtension.method(:rebuild)))
+                                   rebuild: ChatExtension.method(:rebuild), show: ChatExtension.method(:shown)))
           end
 
           def provider_completion(...)

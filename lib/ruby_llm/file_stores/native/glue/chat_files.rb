@@ -55,10 +55,11 @@ module RubyLLM
           # The messages to send for +messages+ (see RequestView). The text
           # files sent whole wait in commit_reads! until the request went out.
           # +supported+ tells whether the provider takes an attachment;
-          # +rebuild+ makes a message with other content and attachments.
-          def view(messages, supported:, rebuild:)
+          # +rebuild+ makes a message with other content and attachments;
+          # +show+ gives what to send for an attachment sent as it is.
+          def view(messages, supported:, rebuild:, show: nil)
             view = RequestView.new(kept: method(:kept_file), supported:, convert: method(:converted_text),
-                                   rebuild:, inline_limit:)
+                                   rebuild:, inline_limit:, show:)
             list = view.call(messages)
             @kept_lock.synchronize { @pending_reads = view.sent_text_files }
             list
