@@ -177,6 +177,9 @@ impl<'a> View<'a> {
         let mut wanted = positions.iter().copied().peekable();
         let (mut original, mut view) = (0, 0);
         for piece in pieces(self.original) {
+            if wanted.peek().is_none() {
+                break;
+            }
             let (original_len, view_len) = piece.lengths();
             while let Some(&position) = wanted.peek() {
                 if position >= view + view_len {
