@@ -93,7 +93,8 @@ module RubyLLM
           # >, a line separator, a bidi control) as a copy named with its
           # kept name, escaped (Names).
           def self.shown(attachment)
-            return attachment unless !attachment.provider_file? && attachment.type == :text
+            return attachment if attachment.respond_to?(:provider_file?) && attachment.provider_file?
+            return attachment unless attachment.type == :text
 
             name = Names.attribute(Names.kept(attachment.filename))
             return attachment if name == attachment.filename
