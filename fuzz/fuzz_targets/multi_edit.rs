@@ -143,7 +143,7 @@ fn view_of(bytes: &[u8]) -> (Vec<u8>, Vec<usize>) {
             "\u{FFFD}".as_bytes()
         };
         text.extend_from_slice(shown);
-        map.extend(std::iter::repeat(i).take(shown.len()));
+        map.resize(map.len() + shown.len(), i);
         i += len;
     }
     map.push(bytes.len());
