@@ -111,9 +111,13 @@ module RubyLLM
             nil
           end
 
+          # The attachment's type when it is a plain media type (an uploaded
+          # blob's comes from the browser, and shows in the model's notes);
+          # nil lets the store detect it.
           def content_type_of(attachment)
             type = attachment.respond_to?(:mime_type) ? attachment.mime_type : attachment.content_type
-            type.nil? || type.empty? || type == 'application/octet-stream' ? nil : type
+            type = Names.media_type(type)
+            type == 'application/octet-stream' ? nil : type
           end
 
           def convert_locally(file)

@@ -25,7 +25,15 @@ module RubyLLM
           # controls, zero-width characters, soft hyphens, BOMs...).
           UNSEEN = /[\p{Zl}\p{Zp}\p{Cf}]/
 
+          # A media type as RFC 6838 names them: type/subtype, no parameters.
+          MEDIA_TYPE = %r{\A[a-z0-9][a-z0-9!$&^_.+#-]{0,126}/[a-z0-9][a-z0-9!$&^_.+#-]{0,126}\z}i
+
           module_function
+
+          # +type+ when it is a plain media type ("text/markdown"), else nil.
+          def media_type(type)
+            type.is_a?(String) && MEDIA_TYPE.match?(type) ? type : nil
+          end
 
           # A file name a store accepts, from an attachment's name: the last
           # part of it, without control characters or leading dots (which
