@@ -6,9 +6,13 @@
 //! (NUL, CR, invalid UTF-8). Beyond "no panic" it checks:
 //! - a success counts one replacement per plain edit, at least one per
 //!   `replace_all` edit;
-//! - a single edit agrees with a naive byte-by-byte reference (non-overlapping
-//!   left-to-right occurrences): replaced, not found, or ambiguous with the
-//!   right count; a single plain edit's result contains `new`;
+//! - a single edit agrees with a naive reference: the text as the model
+//!   reads it (CRLF as LF, each invalid UTF-8 sequence as U+FFFD, built
+//!   character by character and checked against `from_utf8_lossy`), its
+//!   non-overlapping left-to-right occurrences of `old` read the same way,
+//!   mapped back to the content and replaced by `new` with its line breaks
+//!   in the content's style: replaced, not found, or ambiguous with the
+//!   right count; a single plain edit's result contains that `new`;
 //! - applying the list at once equals applying the edits one at a time.
 #![no_main]
 
@@ -83,13 +87,14 @@ fn check_single(content: &[u8], edit: &Edit, result: &Result<(Vec<u8>, Vec<usize
         assert_eq!(*result, Err(EditError::EmptyOld { index: 0 }));
         return;
     }
-    let starts = occurrences(content, &edit.old);
+    let (view, map) = view_of(content);
+    let (old, _) = view_of(&edit.old);
+    if old.is_empty() {
+        return; // cannot happen: a non-empty old reads as something
+    }
+    let starts = occurrences(&view, &old);
     if starts.is_empty() {
-        // Only the CRLF retry can succeed then; what it does is the engine's
-        // own business, but a success must come from CRLF content.
-        if result.is_ok() {
-            assert!(content.windows(2).any(|w| w == b"\r\n"));
-        }
+        assert_eq!(*result, Err(EditError::NotFound { index: 0 }));
         return;
     }
     if !edit.replace_all && starts.len() > 1 {
@@ -97,19 +102,98 @@ fn check_single(content: &[u8], edit: &Edit, result: &Result<(Vec<u8>, Vec<usize
         assert_eq!(*result, Err(EditError::Ambiguous { index: 0, count }));
         return;
     }
+    let new = styled(&edit.new, content);
     let mut expected = Vec::new();
     let mut last = 0;
     for &start in &starts {
-        expected.extend_from_slice(&content[last..start]);
-        expected.extend_from_slice(&edit.new);
-        last = start + edit.old.len();
+        let (from, to) = (map[start], map[start + old.len()]);
+        expected.extend_from_slice(&content[last..from]);
+        expected.extend_from_slice(&new);
+        last = to;
     }
     expected.extend_from_slice(&content[last..]);
     assert_eq!(*result, Ok((expected, vec![starts.len()])));
     if !edit.replace_all {
         let (out, _) = result.as_ref().unwrap();
-        assert!(edit.new.is_empty() || out.windows(edit.new.len()).any(|w| w == edit.new));
+        assert!(new.is_empty() || out.windows(new.len()).any(|w| w == new.as_slice()));
     }
+}
+
+/// The text as the model reads it, one character at a time, and for each of
+/// its bytes (and its end) the offset in `bytes` where its character starts.
+fn view_of(bytes: &[u8]) -> (Vec<u8>, Vec<usize>) {
+    let (mut text, mut map) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"\r\n") {
+            text.push(b'\n');
+            map.push(i);
+            i += 2;
+            continue;
+        }
+        let window = &bytes[i..bytes.len().min(i + 4)];
+        let (len, valid) = match std::str::from_utf8(window) {
+            Ok(_) => (char_len(window[0]), true),
+            Err(e) if e.valid_up_to() > 0 => (char_len(window[0]), true),
+            Err(e) => (e.error_len().unwrap_or(window.len()), false),
+        };
+        let shown: &[u8] = if valid {
+            &bytes[i..i + len]
+        } else {
+            "\u{FFFD}".as_bytes()
+        };
+        text.extend_from_slice(shown);
+        map.resize(map.len() + shown.len(), i);
+        i += len;
+    }
+    map.push(bytes.len());
+    assert_eq!(
+        text,
+        String::from_utf8_lossy(bytes)
+            .replace("\r\n", "\n")
+            .as_bytes()
+    );
+    (text, map)
+}
+
+fn char_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+/// `new` with CRLF line breaks when most of the content's are CRLF, LF when
+/// most are bare, as it is when it has none.
+fn styled(new: &[u8], content: &[u8]) -> Vec<u8> {
+    let breaks = content.iter().filter(|&&b| b == b'\n').count();
+    if breaks == 0 {
+        return new.to_vec();
+    }
+    let crlf = content.windows(2).filter(|w| *w == b"\r\n").count();
+    let mut lf = Vec::new();
+    let mut i = 0;
+    while i < new.len() {
+        if new[i..].starts_with(b"\r\n") {
+            i += 1;
+            continue;
+        }
+        lf.push(new[i]);
+        i += 1;
+    }
+    if crlf < breaks - crlf {
+        return lf;
+    }
+    let mut out = Vec::new();
+    for b in lf {
+        if b == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(b);
+    }
+    out
 }
 
 /// Non-overlapping occurrences, left to right, found the slow obvious way.

@@ -72,6 +72,23 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
       expect(facts[:file_blobs].first).to eq(facts[:notes_blob])
     end
 
+    # Guarantee (README: a chat with files never gets stuck), on a record.
+    it 'keeps an attachment whose name is long in bytes, and the record asks again after a reload' do
+      name = "#{'議事録' * 35}.md" # 318 bytes
+      facts = with_server([s.text('One.'), s.text('Two.'), s.text('Three.')]) do
+        chat = create_chat.with_file_store
+        answers = [chat.ask('Keep this', with: upload(name, "# a\n", 'text/markdown')).content,
+                   chat.ask('And this', with: upload(name, "# b\n", 'text/markdown')).content]
+        answers << find_chat(chat.id).ask('Still there?').content
+        { answers:, paths: chat.file_store.list.map(&:path) }
+      end
+
+      expect(facts[:answers]).to eq(%w[One. Two. Three.])
+      expect(facts[:paths].map(&:bytesize)).to all(be <= 255)
+      expect(facts[:paths]).to all(start_with('議事録').and(end_with('.md')))
+      expect(facts[:paths].size).to eq(2)
+    end
+
     it 'gives a chat loaded again by find its store and tools, and destroying it leaves no blob' do
       script = [s.text('Noted.'), s.tool_calls(['read_file', { path: 'notes.md' }]), s.text('30 days.')]
       facts = with_server(script) do |server|

@@ -47,9 +47,38 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'owner:' do
     expect(shared.read_digest('brief.md')).to be_nil
   end
 
-  it 'deletes the file it sees: the owner\'s, then the shared one shows again' do
+  it "deletes the owner's own file, then the shared one shows again" do
     expect(adas.delete('brief.md').digest).to eq(Digest::SHA256.hexdigest("Ada's brief"))
     expect(adas.read('brief.md')).to eq('for everyone')
     expect(bobs.read('brief.md')).to eq('for everyone')
+  end
+
+  # Guarantee (README: owners share files safely): deleting follows the rule
+  # writing does, and reads are kept per owner's view.
+  it "refuses an owner's delete_file on a shared file, which stays for every owner and the app" do
+    tool = RubyLLM::FileStore::Tools.for(bobs, tools: %i[read delete]).find { |t| t.name == 'delete_file' }
+    expect(tool.call('path' => 'brief.md')).to eq(error: RubyLLM::FileStore.shared_file_message('brief.md'))
+    expect([shared.read('brief.md'), bobs.read('brief.md'), store_for(chat, owner: bob).read('brief.md')])
+      .to all(eq('for everyone'))
+  end
+
+  it "deletes only the owner's files with delete_folder" do
+    shared.write('fetched/shared.md', 'x')
+    expect(adas.delete_folder('fetched').map(&:path)).to eq(['fetched/ada.md'])
+    expect(shared.list.map(&:path)).to eq(%w[brief.md fetched/shared.md])
+  end
+
+  it "keeps reads per owner's view: Bob's read of the shared file does not let Ada's or the app's model edit it" do
+    shared.write('notes.md', "total: 5\n")
+    bob_tools = RubyLLM::FileStore::Tools.for(bobs, tools: %i[read edit]).to_h { |t| [t.name, t] }
+    bob_tools['read_file'].call('path' => 'notes.md')
+    edits = [adas, shared, store_for(chat, owner: ada)].map do |view|
+      RubyLLM::FileStore::Tools.for(view, tools: %i[read edit]).find { |t| t.name == 'edit_file' }
+                               .call('path' => 'notes.md', 'old_text' => '5', 'new_text' => '6')
+    end
+    expect(edits).to all(eq(error: 'You have not read notes.md. Read it with read_file first.'))
+    expect(bob_tools['edit_file'].call('path' => 'notes.md', 'old_text' => '5', 'new_text' => '6'))
+      .to eq('Edited notes.md (1 replacement).')
+    expect([bobs.read('notes.md'), shared.read('notes.md')]).to eq(["total: 6\n", "total: 5\n"])
   end
 end

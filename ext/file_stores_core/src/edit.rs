@@ -3,14 +3,19 @@
 //!
 //! Each edit replaces `old` with `new` in the result of the edits before it.
 //! `old` must appear exactly once unless `replace_all` is set; an empty `old`
-//! is refused. The engine works on bytes, so everything outside the replaced
-//! spans stays byte for byte: CRLF line endings, a BOM, a missing final
-//! newline, invalid UTF-8.
+//! is refused. Everything outside the replaced spans stays byte for byte:
+//! CRLF line endings, a BOM, a missing final newline, invalid UTF-8.
 //!
-//! Models write `\n` line endings. When `old` (with `\n` but no `\r\n`) does
-//! not appear in a file that uses CRLF, the edit is tried again with both
-//! `old` and `new` turned to CRLF, so an edit of a Windows file keeps its line
-//! endings.
+//! `old` is matched against the text as the model reads it (see [`View`]):
+//! CRLF and LF are one line break, and each invalid UTF-8 sequence is the
+//! U+FFFD it is shown as. So `total: 5\n` finds both `total: 5\r\n` and
+//! `total: 5\n`, and counts them as two occurrences (ambiguous, or two
+//! replacements with `replace_all`), as does an invalid byte next to a real
+//! U+FFFD: the model cannot tell them apart, so it is not left to chance
+//! which one it edits. Line breaks in `new` are written in the file's style:
+//! CRLF when most of its line breaks are CRLF, else LF.
+
+use std::borrow::Cow;
 
 use memchr::memmem;
 
@@ -47,6 +52,9 @@ pub enum EditError {
 /// The largest content an edit may produce, in bytes.
 pub const MAX_RESULT: usize = 256 << 20;
 
+/// U+FFFD, which read_file shows for each invalid UTF-8 sequence.
+const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
 /// Applies `edits` to `content` in order. Returns the new content and how
 /// many replacements each edit made, or the first edit that failed.
 pub fn apply(content: &[u8], edits: &[Edit]) -> Result<(Vec<u8>, Vec<usize>), EditError> {
@@ -56,88 +64,216 @@ pub fn apply(content: &[u8], edits: &[Edit]) -> Result<(Vec<u8>, Vec<usize>), Ed
         if edit.old.is_empty() {
             return Err(EditError::EmptyOld { index });
         }
-        let (next, count) = match replace(&current, &edit.old, &edit.new, edit.replace_all, index)?
-        {
-            Some(done) => done,
-            None => {
-                let (old, new) = match crlf_variant(&current, edit) {
-                    Some(pair) => pair,
-                    None => return Err(EditError::NotFound { index }),
-                };
-                replace(&current, &old, &new, edit.replace_all, index)?
-                    .ok_or(EditError::NotFound { index })?
-            }
-        };
+        let (next, count) = replace(&current, edit, index)?;
         current = next;
         counts.push(count);
     }
     Ok((current, counts))
 }
 
-/// Replaces `old` in `haystack`: `None` when it does not appear.
-fn replace(
-    haystack: &[u8],
-    old: &[u8],
-    new: &[u8],
-    replace_all: bool,
-    index: usize,
-) -> Result<Option<(Vec<u8>, usize)>, EditError> {
-    let finder = memmem::Finder::new(old);
-    let mut starts = Vec::new();
+/// Replaces `edit.old` in `haystack`, matched in its [`View`].
+fn replace(haystack: &[u8], edit: &Edit, index: usize) -> Result<(Vec<u8>, usize), EditError> {
+    let view = View::of(haystack);
+    let old = View::of(&edit.old).text;
+    let finder = memmem::Finder::new(&old);
+    let mut bounds = Vec::new(); // start and end of each occurrence, in the view
     let mut at = 0;
-    while let Some(found) = finder.find(&haystack[at..]) {
-        starts.push(at + found);
+    while let Some(found) = finder.find(&view.text[at..]) {
+        bounds.push(at + found);
         at += found + old.len(); // non-overlapping, as a replacement sees them
-        if !replace_all && starts.len() > 1 {
+        bounds.push(at);
+        if !edit.replace_all && bounds.len() > 2 {
             // Count the rest only to say how many there are.
-            let more = finder.find_iter(&haystack[at..]).count();
+            let more = finder.find_iter(&view.text[at..]).count();
             return Err(EditError::Ambiguous {
                 index,
-                count: starts.len() + more,
+                count: bounds.len() / 2 + more,
             });
         }
     }
-    if starts.is_empty() {
-        return Ok(None);
+    if bounds.is_empty() {
+        return Err(EditError::NotFound { index });
     }
-    let size = (haystack.len() - starts.len() * old.len())
-        .saturating_add(starts.len().saturating_mul(new.len()));
+    let spans = view.to_original(&bounds);
+    let new = in_style(&edit.new, haystack);
+    let count = spans.len() / 2;
+    let removed: usize = spans.chunks(2).map(|span| span[1] - span[0]).sum();
+    let size = (haystack.len() - removed).saturating_add(count.saturating_mul(new.len()));
     if size > MAX_RESULT {
         return Err(EditError::TooLarge { index, size });
     }
     let mut out = Vec::with_capacity(size);
     let mut last = 0;
-    for &start in &starts {
-        out.extend_from_slice(&haystack[last..start]);
-        out.extend_from_slice(new);
-        last = start + old.len();
+    for span in spans.chunks(2) {
+        out.extend_from_slice(&haystack[last..span[0]]);
+        out.extend_from_slice(&new);
+        last = span[1];
     }
     out.extend_from_slice(&haystack[last..]);
-    Ok(Some((out, starts.len())))
+    Ok((out, count))
 }
 
-/// `old` and `new` with LF turned to CRLF, when that could be what the model
-/// meant: the file uses CRLF and `old` has bare LFs only.
-fn crlf_variant(haystack: &[u8], edit: &Edit) -> Option<(Vec<u8>, Vec<u8>)> {
-    let has_lf = memchr::memchr(b'\n', &edit.old).is_some();
-    if !has_lf
-        || memmem::find(&edit.old, b"\r\n").is_some()
-        || memmem::find(haystack, b"\r\n").is_none()
-    {
-        return None;
+/// Bytes as the model reads them: CRLF as LF, and each invalid UTF-8
+/// sequence as U+FFFD (one per maximal invalid part, as Ruby's `scrub` and
+/// Rust's `from_utf8_lossy` do). Borrowed when that changes nothing.
+struct View<'a> {
+    original: &'a [u8],
+    text: Cow<'a, [u8]>,
+}
+
+/// A part of the original bytes, from its offset: plain text (up to the
+/// next CRLF or invalid sequence), a CRLF, or an invalid sequence.
+#[derive(Clone, Copy)]
+enum Piece {
+    Text(usize, usize),
+    LineBreak,
+    Invalid(usize, usize),
+}
+
+impl Piece {
+    /// Its (original, view) lengths.
+    fn lengths(self) -> (usize, usize) {
+        match self {
+            Piece::Text(start, end) => (end - start, end - start),
+            Piece::LineBreak => (2, 1),
+            Piece::Invalid(start, end) => (end - start, REPLACEMENT.len()),
+        }
     }
-    Some((to_crlf(&edit.old), to_crlf(&edit.new)))
 }
 
-fn to_crlf(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() + text.len() / 16);
-    for (i, &b) in text.iter().enumerate() {
-        if b == b'\n' && (i == 0 || text[i - 1] != b'\r') {
-            out.push(b'\r');
+impl<'a> View<'a> {
+    fn of(original: &'a [u8]) -> Self {
+        let plain =
+            memmem::find(original, b"\r\n").is_none() && std::str::from_utf8(original).is_ok();
+        if plain {
+            return View {
+                original,
+                text: Cow::Borrowed(original),
+            };
+        }
+        let mut text = Vec::with_capacity(original.len());
+        for piece in pieces(original) {
+            match piece {
+                Piece::Text(start, end) => text.extend_from_slice(&original[start..end]),
+                Piece::LineBreak => text.push(b'\n'),
+                Piece::Invalid(..) => text.extend_from_slice(REPLACEMENT),
+            }
+        }
+        View {
+            original,
+            text: Cow::Owned(text),
+        }
+    }
+
+    /// The original offsets of `positions` in the view, which are in order
+    /// and on the boundaries of what the view shows (a match of valid UTF-8
+    /// starts and ends on whole characters, and a view's line break or
+    /// U+FFFD is one character).
+    fn to_original(&self, positions: &[usize]) -> Vec<usize> {
+        if let Cow::Borrowed(_) = self.text {
+            return positions.to_vec();
+        }
+        let mut out = Vec::with_capacity(positions.len());
+        let mut wanted = positions.iter().copied().peekable();
+        let (mut original, mut view) = (0, 0);
+        for piece in pieces(self.original) {
+            if wanted.peek().is_none() {
+                break;
+            }
+            let (original_len, view_len) = piece.lengths();
+            while let Some(&position) = wanted.peek() {
+                if position >= view + view_len {
+                    break;
+                }
+                let inside = position - view;
+                out.push(match piece {
+                    Piece::Text(..) => original + inside,
+                    // Mid-character positions do not occur; round down.
+                    Piece::LineBreak | Piece::Invalid(..) => original,
+                });
+                wanted.next();
+            }
+            original += original_len;
+            view += view_len;
+        }
+        out.extend(wanted.map(|_| self.original.len())); // the end of the view
+        out
+    }
+}
+
+/// The pieces of `bytes`, in order.
+fn pieces(bytes: &[u8]) -> impl Iterator<Item = Piece> + '_ {
+    let mut at = 0;
+    let mut pending: Option<Piece> = None;
+    std::iter::from_fn(move || {
+        if let Some(piece) = pending.take() {
+            return Some(piece);
+        }
+        if at >= bytes.len() {
+            return None;
+        }
+        let rest = &bytes[at..];
+        let (valid, invalid) = match std::str::from_utf8(rest) {
+            Ok(_) => (rest.len(), 0),
+            Err(e) => (
+                e.valid_up_to(),
+                e.error_len().unwrap_or(rest.len() - e.valid_up_to()),
+            ),
+        };
+        let start = at;
+        if valid == 0 {
+            at += invalid;
+            return Some(Piece::Invalid(start, at));
+        }
+        match memmem::find(&rest[..valid], b"\r\n") {
+            Some(0) => {
+                at += 2;
+                Some(Piece::LineBreak)
+            }
+            Some(found) => {
+                at += found;
+                Some(Piece::Text(start, at))
+            }
+            None => {
+                at += valid;
+                if invalid > 0 {
+                    pending = Some(Piece::Invalid(at, at + invalid));
+                    at += invalid;
+                }
+                Some(Piece::Text(start, start + valid))
+            }
+        }
+    })
+}
+
+/// `new` with its line breaks in the style of `haystack`: CRLF when most of
+/// its line breaks are CRLF, LF when most are bare; as it is when
+/// `haystack` has none.
+fn in_style<'n>(new: &'n [u8], haystack: &[u8]) -> Cow<'n, [u8]> {
+    if memchr::memchr(b'\n', new).is_none() {
+        return Cow::Borrowed(new);
+    }
+    let breaks = memchr::memchr_iter(b'\n', haystack).count();
+    if breaks == 0 {
+        return Cow::Borrowed(new);
+    }
+    let crlf = memmem::find_iter(haystack, b"\r\n").count();
+    let want_crlf = crlf >= breaks - crlf;
+    let mut out = Vec::with_capacity(new.len() + new.len() / 16);
+    for (i, &b) in new.iter().enumerate() {
+        if b == b'\n' {
+            let has_cr = i > 0 && new[i - 1] == b'\r';
+            match (want_crlf, has_cr) {
+                (true, false) => out.push(b'\r'),
+                (false, true) => {
+                    out.pop();
+                }
+                _ => {}
+            }
         }
         out.push(b);
     }
-    out
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -233,6 +369,54 @@ mod tests {
     fn lf_edits_apply_to_crlf_files_keeping_crlf() {
         let (out, _) = apply(b"a\r\nb\r\nc\r\n", &[e("a\nb\n", "x\ny\n")]).unwrap();
         assert_eq!(out, b"x\r\ny\r\nc\r\n");
+    }
+
+    #[test]
+    fn new_line_breaks_follow_the_file() {
+        // A one-line old_text whose new_text adds a line: CRLF in a CRLF file.
+        let (out, _) = apply(b"a\r\nb\r\n", &[e("a", "a\nz")]).unwrap();
+        assert_eq!(out, b"a\r\nz\r\nb\r\n");
+        // CRLF in new_text becomes LF in an LF file.
+        let (out, _) = apply(b"a\nb\n", &[e("a", "a\r\nz")]).unwrap();
+        assert_eq!(out, b"a\nz\nb\n");
+        // A file without line breaks takes new_text as it is.
+        let (out, _) = apply(b"a b", &[e("a", "x\r\ny")]).unwrap();
+        assert_eq!(out, b"x\r\ny b");
+    }
+
+    #[test]
+    fn counts_matches_modulo_line_endings() {
+        let (out, counts) = apply(b"x\r\nx\nx\r\n", &[all("x\n", "y\n")]).unwrap();
+        assert_eq!((out.as_slice(), counts), (&b"y\r\ny\r\ny\r\n"[..], vec![3]));
+        assert_eq!(
+            apply(
+                b"total: 5\r\nmore\ntotal: 5\n",
+                &[e("total: 5\n", "total: 6\n")]
+            ),
+            Err(EditError::Ambiguous { index: 0, count: 2 })
+        );
+        // A CRLF old_text finds an LF line too.
+        let (out, _) = apply(b"a\nb\n", &[e("a\r\nb", "c")]).unwrap();
+        assert_eq!(out, b"c\n");
+        // A match that starts with a line break takes the whole CRLF.
+        let (out, _) = apply(b"a\r\nb", &[e("\nb", "")]).unwrap();
+        assert_eq!(out, b"a");
+    }
+
+    #[test]
+    fn an_invalid_byte_is_the_replacement_character_the_model_sees() {
+        let mut both = "a\u{FFFD}b ".as_bytes().to_vec();
+        both.extend_from_slice(b"a\xFFb");
+        assert_eq!(
+            apply(&both, &[e("a\u{FFFD}b", "c")]).map(|_| ()),
+            Err(EditError::Ambiguous { index: 0, count: 2 })
+        );
+        let mut content = b"a\xE3\x81b \xF0\x9F\x98".to_vec();
+        content.extend_from_slice("\u{FFFD}".as_bytes());
+        let (out, counts) = apply(&content, &[all("\u{FFFD}", "?")]).unwrap();
+        assert_eq!((out.as_slice(), counts), (&b"a?b ??"[..], vec![3]));
+        let (out, _) = apply(b"keep \xFF\r\nend\r\n", &[e("\u{FFFD}\nend", "x\ny")]).unwrap();
+        assert_eq!(out, b"keep x\r\ny\r\n");
     }
 
     #[test]

@@ -28,8 +28,10 @@ module RubyLLM
     #
     # With an +owner+, the store writes files for that owner and sees only
     # theirs and the files without an owner, theirs first where both have a
-    # path; delete removes the file it sees. Without one, it sees only the
-    # files without an owner.
+    # path; delete removes the owner's own file, and refuses a shared one.
+    # What the model read is kept per view: in the owner's own rows, and
+    # for a shared file in this store object. Without an owner, it sees only
+    # the files without an owner.
     #
     # with_lock locks the chat's row: SELECT ... FOR UPDATE on PostgreSQL;
     # on SQLite, a write to the row, which takes the database's write lock
@@ -113,6 +115,9 @@ module RubyLLM
         store_blob(path, blob, blob.download.b, content_type || blob.content_type, uploaded: false)
       end
 
+      # Deletes the file this store sees at +path+. A store for an owner
+      # deletes only that owner's files, as it writes only theirs: the
+      # shared file (without an owner) is refused with ArgumentError.
       def delete(path)
         path = FileStore.path(path)
         with_lock do
@@ -122,8 +127,17 @@ module RubyLLM
 
             next nil
           end
+          raise ArgumentError, FileStore.shared_file_message(path) if @owner && row.owner_id.nil?
+
           RubyLLM::ActiveRecord::ChatFile.find(row.id).destroy!.stored_file
         end
+      end
+
+      # Deletes the files in +folder+ this store may delete: for an owner,
+      # theirs (the shared ones stay).
+      def delete_folder(folder)
+        folder = FileStore.path(folder)
+        with_lock { in_folder(own_rows, folder).pluck(:path).sort.filter_map { |path| delete(path) } }
       end
 
       # Holds the lock on the chat's row, in a transaction; reentrant in the

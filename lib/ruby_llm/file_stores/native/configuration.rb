@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'logger'
+
 module RubyLLM
   module FileStores
     # The native file stores gem.
@@ -72,6 +74,16 @@ module RubyLLM
         RubyLLM.config.file_converters = stand_in.file_converters.merge(RubyLLM.config.file_converters)
       end
       private_class_method :adopt_stand_in_settings
+
+      # Where the gem reports what it recovered from (a converter that
+      # raised, an attachment it could not keep): ruby_llm's logger, else
+      # Rails', else standard error.
+      def self.logger
+        return RubyLLM.logger if RubyLLM.respond_to?(:logger)
+        return ::Rails.logger if defined?(::Rails) && ::Rails.respond_to?(:logger) && ::Rails.logger
+
+        @logger ||= Logger.new($stderr, progname: 'RubyLLM::FileStores')
+      end
 
       # The converters registered in RubyLLM.config (an empty Hash when none).
       def self.registered_converters

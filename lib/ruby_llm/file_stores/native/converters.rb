@@ -36,13 +36,16 @@ module RubyLLM
         # The text of +file+ (a StoredFile) whose bytes are +bytes+, from the
         # first converter that reads it; nil when none does. With
         # +local_only+, stops at the first converter that is not local.
+        # A converter that raises anything but ConversionError (a provider's
+        # RubyLLM::ServerError, a bug) is logged and raises ConversionError
+        # "<path> could not be converted: ...", which tools tell the model.
         def convert(file, bytes, local_only: false)
           input = nil
           chain(file.content_type).each do |converter|
             return nil if local_only && !local?(converter)
 
             input ||= input_for(file, bytes)
-            text = converter.call(input)
+            text = call(converter, input, file)
             return text.to_s.dup.force_encoding(Encoding::UTF_8).scrub unless text.nil?
           end
           nil
@@ -65,6 +68,17 @@ module RubyLLM
         end
 
         private
+
+        def call(converter, input, file)
+          converter.call(input)
+        rescue ConversionError
+          raise
+        rescue StandardError => e
+          message = "#{file.path} could not be converted: #{e.class}: #{e.message}"
+          FileStores::Native.logger.error("RubyLLM::FileStore::Converters: #{message} (by #{converter.inspect}, at " \
+                                          "#{Array(e.backtrace).first})")
+          raise ConversionError, message
+        end
 
         def lookup(registered, key)
           registered.each { |type, converters| return converters if type.to_s.downcase == key }

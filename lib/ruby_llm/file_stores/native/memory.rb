@@ -103,6 +103,9 @@ module RubyLLM
         end
       end
 
+      # Deletes the file this store sees at +path+. A store for an owner
+      # deletes only that owner's files, as it writes only theirs: the
+      # shared file (without an owner) is refused with ArgumentError.
       def delete(path)
         path = FileStore.path(path)
         with_lock do
@@ -110,12 +113,20 @@ module RubyLLM
 
           owners = @entries[path]
           next nil unless visible(owners)
+          raise ArgumentError, FileStore.shared_file_message(path) if @owner_key && !owners.key?(@owner_key)
 
-          entry = owners.delete(@owner_key && owners.key?(@owner_key) ? @owner_key : nil)
+          entry = owners.delete(@owner_key)
           @entries.delete(path) if owners.empty?
           @listings.clear
           entry.file
         end
+      end
+
+      # Deletes the files in +folder+ this store may delete: for an owner,
+      # theirs (the shared ones stay).
+      def delete_folder(folder)
+        folder = FileStore.path(folder)
+        with_lock { list(folder).filter_map { |file| delete(file.path) if @entries[file.path].key?(@owner_key) } }
       end
 
       # [path, text] pairs for search (text nil: none extracted yet), under

@@ -55,19 +55,30 @@ module RubyLLM
           path
         end
 
+        # What the model read is kept in the row when the row is this
+        # store's own (its owner's, or a shared one for the store without
+        # an owner); a read of a shared file through an owner's store is
+        # that store's alone, kept in its memory, so one owner's read never
+        # lets another owner change a file they did not read.
         def read_digest(path)
           path = FileStore.path(path)
           row = row_at(path, %i[id path owner_id read_digest])
-          row ? row.read_digest : super
+          own_row?(row) ? row.read_digest : super
         end
 
         def record_read(path, digest)
           path = FileStore.path(path)
           row = row_at(path, %i[id path owner_id])
-          return super unless row
+          return super unless own_row?(row)
 
           row.update_columns(read_digest: digest)
           super(path, nil)
+        end
+
+        private
+
+        def own_row?(row)
+          !row.nil? && (@owner.nil? || !row.owner_id.nil?)
         end
       end
     end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'stringio'
+
 module RubyLLM
   module FileStores
     module Native
@@ -76,6 +78,20 @@ module RubyLLM
 
             (@file_store_write_callbacks ||= []) << block
             self
+          end
+
+          # +attachment+ as it is sent: a text attachment whose name holds
+          # what would forge ruby_llm's <file name='...'> wrapper (a quote,
+          # >, a line separator, a bidi control) as a copy named with its
+          # kept name, escaped (Names). The same on every ruby_llm line.
+          def self.shown(attachment)
+            return attachment if attachment.respond_to?(:provider_file?) && attachment.provider_file?
+            return attachment unless attachment.type == :text
+
+            name = Names.attribute(Names.kept(attachment.filename))
+            return attachment if name == attachment.filename
+
+            RubyLLM::Attachment.new(StringIO.new(attachment.content), filename: name)
           end
 
           private

@@ -26,6 +26,7 @@ module RubyLLM
             def attachments(message) = message.attachments || []
             def text(message) = message.content
             def supported?(_attachment) = true
+            def shown(attachment) = attachment
           end
 
           # +on_write+ is called with each StoredFile the conversation writes.
@@ -48,7 +49,7 @@ module RubyLLM
 
           # The StoredFile +attachment+ is kept as, keeping it on first use
           # under its file name; nil for one that cannot be kept (a provider
-          # upload, a file that does not fit). Local converters run on it.
+          # upload, a file that does not fit, a name no store takes). Local converters run on it.
           # An attachment that is an Active Storage blob, or the +blob+ given
           # (a persisted message's copy of it), is kept as that blob by a
           # store with keep_blob, so the two share it.
@@ -70,10 +71,12 @@ module RubyLLM
           # files sent whole wait in commit_reads! until the request went out.
           # +supported+ tells whether the provider takes an attachment;
           # +rebuild+ makes a message with other content and attachments
-          # (both the shape's by default).
-          def view(messages, supported: @shape.method(:supported?), rebuild: @shape.method(:rebuild))
+          # (both the shape's by default); +show+ gives what to send for an
+          # attachment sent as it is (the shape's shown).
+          def view(messages, supported: @shape.method(:supported?), rebuild: @shape.method(:rebuild),
+                   show: @shape.method(:shown))
             view = RequestView.new(kept: method(:kept_file), supported:, convert: method(:converted_text),
-                                   rebuild:, inline_limit:, shape: @shape)
+                                   rebuild:, inline_limit:, shape: @shape, show:)
             list = view.call(messages)
             @kept_lock.synchronize { @pending_reads = view.sent_text_files }
             list
@@ -120,11 +123,18 @@ module RubyLLM
             file
           rescue RubyLLM::FileStoreFullError
             nil
+          rescue ArgumentError => e # a name no store takes: the attachment goes as it is
+            Native.logger.warn("RubyLLM::FileStores: attachment not kept in the chat's files: #{e.message}")
+            nil
           end
 
+          # The attachment's type when it is a plain media type (an uploaded
+          # blob's comes from the browser, and shows in the model's notes);
+          # nil lets the store detect it.
           def content_type_of(attachment)
             type = attachment.respond_to?(:mime_type) ? attachment.mime_type : attachment.content_type
-            type.nil? || type.empty? || type == 'application/octet-stream' ? nil : type
+            type = Names.media_type(type)
+            type == 'application/octet-stream' ? nil : type
           end
 
           def convert_locally(file)

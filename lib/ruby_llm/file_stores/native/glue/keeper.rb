@@ -70,14 +70,11 @@ module RubyLLM
             Native.sha256_hex("#{name.b}\0#{digest}")
           end
 
-          # A file name that a store accepts, from an attachment's name: the
-          # last part of it, without control characters or leading dots
-          # (which would hide it), "attachment" when nothing is left.
+          # A file name that a store accepts, from an attachment's name (see
+          # Names.kept), with room left for the number a second file of the
+          # same name gets.
           def self.safe_name(filename)
-            name = filename.to_s.dup.force_encoding(Encoding::UTF_8).scrub('_')
-            name = name.tr('\\', '/').split('/').last.to_s.gsub(/[[:cntrl:]]/, '').strip.sub(/\A[.\s]+/, '')
-            name = name[0, 200] if name.size > 200
-            name.empty? ? 'attachment' : name
+            Names.kept(filename, max_bytes: Names::MAX_BYTES - "-#{MAX_TRIES}".bytesize)
           end
 
           private
@@ -115,16 +112,10 @@ module RubyLLM
           # "report.pdf", then "report-2.pdf", "report-3.pdf", ...
           def candidates(path)
             folder, name = File.split(path)
-            ext = File.extname(name)
-            stem = name.delete_suffix(ext)
-            if stem.empty? # ".gitignore"-like names have no extension
-              stem = name
-              ext = ''
-            end
             Enumerator.new do |out|
               out << path
               (2..MAX_TRIES).each do |n|
-                numbered = "#{stem}-#{n}#{ext}"
+                numbered = Names.numbered(name, n)
                 out << (folder == '.' ? numbered : "#{folder}/#{numbered}")
               end
             end

@@ -16,9 +16,11 @@ module RubyLLM
 
           # An attachment the provider cannot take, as its converted text: up
           # to +limit+ characters (nil: all), with a note when there is more.
+          # Its name and type are escaped: a quote or > in them ends nothing.
           def converted(file, text, limit)
             shown = limit && text.size > limit ? text[0, limit] : text
-            body = "<file name='#{file.path}' mime_type='#{file.content_type}' sent_as='text'>\n#{shown}" \
+            body = "<file name='#{Names.attribute(file.path)}' mime_type='#{Names.attribute(file.content_type)}' " \
+                   "sent_as='text'>\n#{shown}" \
                    "#{"\n" unless shown.end_with?("\n")}</file>"
             return body if shown.equal?(text)
 

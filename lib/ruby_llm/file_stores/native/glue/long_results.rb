@@ -14,12 +14,20 @@ module RubyLLM
         #   sent, file = results.shape('search_drive', result)
         #
         # JSON (a Hash or Array result, or a String holding a JSON object or
-        # array) is saved pretty printed, one value per line, as
-        # results/<tool>-<8 hex>.json; other text as it is, as .txt. The hex
-        # is the start of the saved text's sha256, so the same result is
-        # saved once. When the store is full, the result goes whole.
+        # array) is saved as results/<tool>-<8 hex>.json: pretty printed, one
+        # value per line, when its text has at most PRETTY_MAX bytes; as it
+        # came above that, since parsing and printing it again takes many
+        # times its size in memory. Other text is saved as it is, as .txt.
+        # The hex is the start of the saved text's sha256, so the same
+        # result is saved once. When the store is full, the result goes
+        # whole.
         class LongResults
           PREVIEW = 2_000
+          # The most characters of a tool's name in a saved result's path
+          # (the model names the tool it calls: any length).
+          MAX_NAME = 64
+          # The largest JSON text, in bytes, that is saved pretty printed.
+          PRETTY_MAX = 1 << 20
 
           attr_reader :store, :limit
 
@@ -62,15 +70,26 @@ module RubyLLM
             end
           end
 
-          # The text to save and its extension: JSON pretty printed, other
-          # text as it is.
+          # The text to save and its extension: JSON pretty printed (up to
+          # PRETTY_MAX bytes) or as it came (above), other text as it is.
           def self.saved_form(result, text)
-            json = result.is_a?(Hash) || result.is_a?(Array) ? result : parse_json(text)
+            structured = result.is_a?(Hash) || result.is_a?(Array)
+            return [text, json_like?(text) ? 'json' : 'txt'] if text.bytesize > PRETTY_MAX
+
+            json = structured ? result : parse_json(text)
             return [JSON.pretty_generate(json), 'json'] if json
 
             [text, 'txt']
           rescue JSON::GeneratorError
             [text, 'txt']
+          end
+
+          # Whether +text+ looks like a JSON object or array at both ends
+          # (checked without parsing it).
+          def self.json_like?(text)
+            first = text[/\A\s*(.)/m, 1]
+            last = text.byteslice([text.bytesize - 64, 0].max, 64).to_s.scrub[/(.)\s*\z/m, 1]
+            (first == '{' && last == '}') || (first == '[' && last == ']')
           end
 
           def self.parse_json(text)
@@ -91,6 +110,13 @@ module RubyLLM
               part.is_a?(FileStore::Tools::FileResult)
           end
 
+          # The part of a saved result's path that names +tool_name+: letters,
+          # digits, _ and - (others as _), at most MAX_NAME of them.
+          def self.name_part(tool_name)
+            name = tool_name.to_s[0, MAX_NAME * 4].to_s.gsub(/[^A-Za-z0-9_-]/, '_').sub(/\A[_-]*/, '')[0, MAX_NAME]
+            name.nil? || name.empty? ? 'tool' : name
+          end
+
           # As ruby_llm sends it: search results as JSON, anything else by to_s.
           def self.text_of_object(result)
             defined?(RubyLLM::SearchResults) && result.is_a?(RubyLLM::SearchResults) ? result.to_json : result.to_s
@@ -99,12 +125,10 @@ module RubyLLM
           private
 
           def save(tool_name, saved, extension)
-            name = tool_name.to_s.gsub(/[^A-Za-z0-9_-]/, '_').sub(/\A[_-]*/, '')
-            name = 'tool' if name.empty?
-            path = "results/#{name}-#{Native.sha256_hex(saved.b)[0, 8]}.#{extension}"
+            path = "results/#{LongResults.name_part(tool_name)}-#{Native.sha256_hex(saved.b)[0, 8]}.#{extension}"
             content_type = extension == 'json' ? 'application/json' : 'text/plain'
             @keeper.keep(path, saved, content_type:)
-          rescue RubyLLM::FileStoreFullError
+          rescue RubyLLM::FileStoreFullError, ArgumentError # full, or no name free: the result goes whole
             [nil, false]
           end
         end

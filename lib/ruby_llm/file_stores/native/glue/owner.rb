@@ -46,5 +46,11 @@ module RubyLLM
 
   class FileStore # :nodoc:
     include FileStores::Native::Glue::OwnerScoping
+
+    # Why a store for an owner refuses to delete the shared file at +path+.
+    def self.shared_file_message(path)
+      "#{path} is shared with everyone in this chat, so you cannot delete it. You can replace it with your " \
+        'own version with write_file; that leaves the shared file to the others.'
+    end
   end
 end

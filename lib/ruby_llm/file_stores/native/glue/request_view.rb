@@ -26,14 +26,18 @@ module RubyLLM
 
           # +kept+ maps an attachment to its StoredFile (nil: not kept, so it
           # goes as it is). +supported+ tells whether the provider takes an
-          # attachment. +convert+ gives a StoredFile's text or nil.
-          def initialize(kept:, supported:, convert:, rebuild:, inline_limit:, shape: ChatFiles::PlainMessages)
+          # attachment. +convert+ gives a StoredFile's text or nil. +show+
+          # gives the attachment to send for one sent as it is (a copy under
+          # a name that cannot forge its wrapper, say), by default itself.
+          def initialize(kept:, supported:, convert:, rebuild:, inline_limit:, shape: ChatFiles::PlainMessages,
+                         show: nil)
             @shape = shape
             @kept = kept
             @supported = supported
             @convert = convert
             @rebuild = rebuild
             @inline_limit = inline_limit
+            @show = show
             @sent_text_files = []
           end
 
@@ -77,9 +81,10 @@ module RubyLLM
 
               texts << as_text(file)
             end
-            return message if texts.empty?
+            shown = @show ? sent.map { |attachment| @show.call(attachment) } : sent
+            return message if texts.empty? && shown.zip(sent).all? { |a, b| a.equal?(b) }
 
-            @rebuild.call(message, Lines.append(@shape.text(message), texts), sent)
+            @rebuild.call(message, Lines.append(@shape.text(message), texts), shown)
           end
 
           def as_text(file)

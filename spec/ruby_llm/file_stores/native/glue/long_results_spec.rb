@@ -32,6 +32,24 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::LongResults do
     expect(saved.lines.size).to be > 3000
   end
 
+  it 'saves JSON over PRETTY_MAX bytes as it came, and other text over it as .txt' do
+    rows = (1..30_000).map { |i| { 'id' => i, 'title' => "Quarterly plan #{i}" } }
+    text = JSON.generate(rows)
+    expect(text.bytesize).to be > described_class::PRETTY_MAX
+    from_string = results.shape('export', "  #{text}\n").last
+    from_array = results.shape('export', rows).last
+    plain = results.shape('export', "[#{'x' * (2 << 20)}").last
+    expect([from_string.path, from_array.path, plain.path]).to all(start_with('results/export-'))
+    expect([File.extname(from_string.path), File.extname(from_array.path), File.extname(plain.path)])
+      .to eq(%w[.json .json .txt])
+    expect([store.read(from_string.path), store.read(from_array.path)]).to eq(["  #{text}\n", text])
+  end
+
+  it 'names the file after at most 64 characters of a long tool name' do
+    path = results.shape("fetch_#{'x' * 12_000}", long_text).last.path
+    expect(path).to match(%r{\Aresults/fetch_x{58}-\h{8}\.txt\z})
+  end
+
   it 'keeps the same result once' do
     results.shape('t', long_text)
     results.shape('t', long_text)

@@ -42,13 +42,13 @@ RSpec.describe 'Owners of files' do
         .to eq(['my plan', 'shared plan', 'shared plan'])
     end
 
-    it 'deletes its own file first, then the one without an owner it sees' do
+    it 'deletes its own file, and refuses the one without an owner, which stays for everyone' do
       store.write('plan.md', 'shared')
       mine.write('plan.md', 'mine')
       mine.delete('plan.md')
       expect(mine.read('plan.md')).to eq('shared')
-      mine.delete('plan.md')
-      expect([mine['plan.md'], store['plan.md']]).to eq([nil, nil])
+      expect { mine.delete('plan.md') }.to raise_error(ArgumentError, /plan.md is shared with everyone/)
+      expect([mine.read('plan.md'), store.read('plan.md')]).to eq(%w[shared shared])
     end
 
     it 'keeps folders and files apart within what it sees only' do

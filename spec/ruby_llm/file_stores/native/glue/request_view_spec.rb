@@ -31,6 +31,16 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::RequestView do
     expect(view.sent_text_files).to eq([notes])
   end
 
+  it "sends what show gives for the latest question's attachments, and the message itself when it gives them back" do
+    shown = described_class.new(kept: kept.method(:[]), supported: ->(_) { true }, convert: texts.method(:[]),
+                                rebuild: ->(m, content, atts) { m.class.new(**m.to_h, content:, attachments: atts) },
+                                inline_limit: 20, show: ->(a) { a == 'md' ? 'md (renamed)' : a })
+    question = ask('Look', 'pdf', 'md')
+    expect(shown.call([question]).first.attachments).to eq(['pdf', 'md (renamed)'])
+    plain = ask('Look', 'pdf')
+    expect(shown.call([plain]).first).to be(plain)
+  end
+
   it 'does not count an image or PDF sent in full as read' do
     view.call([ask('Look', 'pdf')])
     expect(view.sent_text_files).to be_empty

@@ -110,6 +110,9 @@ module RubyLLM
               content.is_a?(::RubyLLM::Content) ? content.text : content
             end
 
+            # +attachment+ as it is sent (ChatExtension.shown).
+            def shown(attachment) = ChatExtension.shown(attachment)
+
             # Whether the provider takes +attachment+ as it is.
             def supported?(attachment)
               !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)

@@ -93,6 +93,9 @@ module RubyLLM
             # The text of +message+.
             def text(message) = message.content
 
+            # +attachment+ as it is sent (ChatExtension.shown).
+            def shown(attachment) = ChatExtension.shown(attachment)
+
             # Whether the provider takes +attachment+ as it is.
             def supported?(attachment)
               attachment.provider_file? || !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)
