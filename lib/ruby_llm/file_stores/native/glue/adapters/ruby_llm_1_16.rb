@@ -119,11 +119,16 @@ module RubyLLM
             end
 
             # A tool's result as 1.16 sends files: in a RubyLLM::Content (it
-            # sends any other object as its to_s). +result+ is a file
+            # sends any other object as its to_s); a Hash or an Array as JSON. +result+ is a file
             # (read_file's), or text followed by files that could not be kept.
             def tool_content(result)
               return ::RubyLLM::Content.new(nil, [result]) if result.is_a?(::RubyLLM::Attachment)
-              return result unless result.is_a?(Array) && result.any?(::RubyLLM::Attachment)
+              # 1.16 sends a Hash or an Array as its to_s ({:error=>"..."});
+              # main sends it as JSON, as the model is told to expect.
+              if result.is_a?(Hash) || (result.is_a?(Array) && result.none?(::RubyLLM::Attachment))
+                return result.to_json
+              end
+              return result unless result.is_a?(Array)
 
               texts, files = result.partition { |part| part.is_a?(String) }
               ::RubyLLM::Content.new(texts.empty? ? nil : texts.join("\n\n"), files)
