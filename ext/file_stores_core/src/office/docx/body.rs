@@ -187,8 +187,9 @@ struct Story<'c, 'a> {
     found_notes: Vec<(String, Vec<String>)>,
     /// The text of the open table cells (see the module documentation).
     flat: String,
-    /// Open `Frame::Para`s and `Frame::FlatPara`s.
+    /// Open `Frame::Para`s.
     paras: usize,
+    /// Open `Frame::FlatPara`s.
     flat_paras: usize,
     progress: Progress<'c>,
 }
