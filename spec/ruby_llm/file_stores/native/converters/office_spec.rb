@@ -265,6 +265,13 @@ RSpec.describe RubyLLM::FileStore::Converters::Office do
       expect(refusal('ratio_bomb.xlsx')).to match(/ratio_bomb\.xlsx\b.*expands more than \d+x.*zip bomb/)
     end
 
+    it 'reads a byte that is not UTF-8 as U+FFFD, with a note naming the part' do
+      expect(convert('bad_byte.xlsx')).to eq(
+        "## S\ncaf\uFFFD\t2\n\n[Note: part xl/worksheets/sheet1.xml of this file has 1 invalid UTF-8 sequence, " \
+        "shown as \uFFFD.]\n"
+      )
+    end
+
     it 'does not expand an entity bomb: references to DTD entities are dropped' do
       expect(convert('entity_bomb.docx')).to eq("Before  after\n")
     end
