@@ -7,6 +7,7 @@
 //! bomb). The sizes a zip's headers declare are checked first, and then the
 //! bytes actually inflated, since headers can lie.
 
+use std::collections::HashMap;
 use std::io::{Cursor, Read};
 
 use zip::result::ZipError;
@@ -72,6 +73,11 @@ pub struct Archive<'a> {
     limits: Limits,
     cancel: &'a Cancel,
     inflated: u64,
+    /// Part names folded (lower case, `\\` as `/`) to their index, built on
+    /// the first lookup that needs it.
+    folded: Option<HashMap<Vec<u8>, usize>>,
+    /// Parts whose text had invalid UTF-8, and how many sequences each.
+    repaired: Vec<(String, u64)>,
 }
 
 impl<'a> Archive<'a> {
@@ -98,6 +104,8 @@ impl<'a> Archive<'a> {
             limits,
             cancel,
             inflated: 0,
+            folded: None,
+            repaired: Vec::new(),
         })
     }
 
@@ -110,23 +118,27 @@ impl<'a> Archive<'a> {
     }
 
     /// Whether a part exists.
-    pub fn contains(&self, name: &str) -> bool {
+    pub fn contains(&mut self, name: &str) -> bool {
         self.index_of(name).is_some()
     }
 
     /// The index of a part: by its name as written, then ignoring case and
-    /// reading `\\` as `/` (some writers store `xl\\workbook.xml`).
-    fn index_of(&self, name: &str) -> Option<usize> {
+    /// reading `\\` as `/` (some writers store `xl\\workbook.xml`), through a
+    /// map built once, so thousands of lookups of missing parts stay linear.
+    fn index_of(&mut self, name: &str) -> Option<usize> {
         let name = name.trim_start_matches('/');
-        self.zip.index_for_name(name).or_else(|| {
-            self.zip.file_names_raw().position(|stored| {
-                stored.len() == name.len()
-                    && stored.iter().zip(name.bytes()).all(|(&a, b)| {
-                        let a = if a == b'\\' { b'/' } else { a };
-                        a.eq_ignore_ascii_case(&b)
-                    })
-            })
-        })
+        if let Some(index) = self.zip.index_for_name(name) {
+            return Some(index);
+        }
+        let zip = &self.zip;
+        let folded = self.folded.get_or_insert_with(|| {
+            let mut map = HashMap::new();
+            for (index, stored) in zip.file_names_raw().enumerate() {
+                map.entry(fold(stored)).or_insert(index);
+            }
+            map
+        });
+        folded.get(&fold(name.as_bytes())).copied()
     }
 
     /// The limits in force.
@@ -157,9 +169,16 @@ impl<'a> Archive<'a> {
         }
         let declared = part.size();
         let compressed = part.compressed_size().max(1);
+        let over = |size: u64| {
+            if size > limits.max_part {
+                too_big(name, size, limits.max_part)
+            } else {
+                too_much(name, limits.max_total)
+            }
+        };
         let cap = limits.max_part.min(remaining_total);
         if declared > cap {
-            return Err(too_big(name, declared, cap));
+            return Err(over(declared));
         }
         let mut out = Vec::with_capacity(declared.min(16 * MIB) as usize);
         let mut chunk = vec![0u8; 64 * 1024];
@@ -177,7 +196,7 @@ impl<'a> Archive<'a> {
             out.extend_from_slice(&chunk[..n]);
             let len = out.len() as u64;
             if len > cap {
-                return Err(too_big(name, len, cap));
+                return Err(over(len));
             }
             if len > MIB && len / compressed > limits.max_ratio {
                 return Err(Error::conversion(format!(
@@ -188,7 +207,50 @@ impl<'a> Archive<'a> {
         }
         drop(part);
         self.inflated += out.len() as u64;
-        Ok(Some(out))
+        Ok(Some(self.lenient(name, out)?))
+    }
+
+    /// A part's bytes with each invalid UTF-8 sequence read as U+FFFD (as
+    /// Excel and LibreOffice open such files), counted for
+    /// [`Archive::repair_note`]. XML that is malformed in structure is still
+    /// refused by the parser. A part starting with a UTF-16 byte order mark is
+    /// left as it is.
+    fn lenient(&mut self, name: &str, bytes: Vec<u8>) -> Result<Vec<u8>> {
+        if std::str::from_utf8(&bytes).is_ok()
+            || bytes.starts_with(&[0xFF, 0xFE])
+            || bytes.starts_with(&[0xFE, 0xFF])
+        {
+            return Ok(bytes);
+        }
+        let mut fixed = Vec::with_capacity(bytes.len() + 64);
+        let mut count = 0u64;
+        for chunk in bytes.utf8_chunks() {
+            fixed.extend_from_slice(chunk.valid().as_bytes());
+            if !chunk.invalid().is_empty() {
+                fixed.extend_from_slice("\u{FFFD}".as_bytes());
+                count += 1;
+                if fixed.len() as u64 > self.limits.max_part {
+                    return Err(too_big(name, fixed.len() as u64, self.limits.max_part));
+                }
+            }
+        }
+        self.repaired.push((name.to_owned(), count));
+        Ok(fixed)
+    }
+
+    /// A line saying which parts had invalid UTF-8 read as U+FFFD; `None`
+    /// when none had.
+    pub fn repair_note(&self) -> Option<String> {
+        let (first, _) = self.repaired.first()?;
+        let total: u64 = self.repaired.iter().map(|(_, n)| n).sum();
+        let sequences = if total == 1 { "sequence" } else { "sequences" };
+        let has = match self.repaired.len() {
+            1 => format!("part {first} of this file has"),
+            n => format!("parts {first} and {} more of this file have", n - 1),
+        };
+        Some(format!(
+            "[Note: {has} {total} invalid UTF-8 {sequences}, shown as \u{FFFD}.]"
+        ))
     }
 
     /// A part that must exist.
@@ -214,7 +276,7 @@ impl<'a> Archive<'a> {
             return Ok(Vec::new());
         };
         let mut rels = Vec::new();
-        xml::for_each_start(&bytes, &rels_name, |element| {
+        xml::for_each_start(&bytes, &rels_name, self.cancel, |element| {
             if element.name() == b"Relationship" {
                 let external = element
                     .attr(b"TargetMode")
@@ -259,12 +321,42 @@ pub fn resolve(dir: &str, target: &str) -> String {
     parts.join("/")
 }
 
+/// The folded form of a part name: ASCII lower case, `\\` as `/`.
+fn fold(name: &[u8]) -> Vec<u8> {
+    name.iter()
+        .map(|&b| {
+            if b == b'\\' {
+                b'/'
+            } else {
+                b.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+/// The parts read for one file together went past the total limit.
+fn too_much(name: &str, total: u64) -> Error {
+    let total = megabytes(total);
+    Error::conversion(format!(
+        "its parts expand to more than {total} together (over the limit of {total}, reached at part {name}), which looks like a zip bomb"
+    ))
+}
+
 fn too_big(name: &str, size: u64, cap: u64) -> Error {
     Error::conversion(format!(
-        "part {name} expands to more than {} MB (over the limit of {} MB), which looks like a zip bomb",
-        size / MIB,
-        cap / MIB
+        "part {name} expands to more than {} (over the limit of {}), which looks like a zip bomb",
+        megabytes(size),
+        megabytes(cap)
     ))
+}
+
+/// A size for a message: whole MB, or KB below one MB (never "0 MB").
+fn megabytes(bytes: u64) -> String {
+    if bytes >= MIB {
+        format!("{} MB", bytes / MIB)
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
+    }
 }
 
 fn zip_error(part: &str, err: ZipError) -> Error {
@@ -316,6 +408,7 @@ mod tests {
         let cancel = Cancel::new();
         let mut archive = Archive::open(&bytes, Limits::default(), &cancel).expect("opens");
         assert!(archive.contains("xl/workbook.xml"));
+        assert!(archive.contains("XL/WORKBOOK.XML"));
         assert_eq!(
             archive.read("/xl/workbook.xml").expect("reads"),
             Some(b"<w/>".to_vec())
@@ -341,5 +434,55 @@ mod tests {
         let cancel = Cancel::new();
         let err = Archive::open(&bytes, Limits::default(), &cancel).err();
         assert!(err.is_some_and(|e| e.to_string().contains("password-protected")));
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn a_part_read_past_the_total_limit_names_the_total() {
+        let content = "x".repeat(600 * 1024);
+        let bytes = crate::office::testing::zip_of(&[("a.xml", &content)]);
+        let cancel = Cancel::new();
+        let limits = Limits {
+            max_total: MIB,
+            ..Limits::default()
+        };
+        let mut archive = Archive::open(&bytes, limits, &cancel).expect("opens");
+        assert!(archive.read("a.xml").is_ok());
+        let err = archive
+            .read("a.xml")
+            .expect_err("over the total")
+            .to_string();
+        assert!(
+            err.contains("more than 1 MB together (over the limit of 1 MB, reached at part a.xml)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_read_as_replacement_characters_with_a_note() {
+        let cancel = Cancel::new();
+        let bytes = {
+            use std::io::Write;
+            let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
+            let options = zip::write::SimpleFileOptions::default();
+            writer.start_file("a.xml", options).expect("zip");
+            writer.write_all(b"<a>caf\xE9 \xFF</a>").expect("zip");
+            writer.finish().expect("zip").into_inner()
+        };
+        let mut archive = Archive::open(&bytes, Limits::default(), &cancel).expect("opens");
+        assert_eq!(
+            archive.read("a.xml").expect("reads"),
+            Some("<a>caf\u{FFFD} \u{FFFD}</a>".as_bytes().to_vec())
+        );
+        assert_eq!(
+            archive.repair_note().as_deref(),
+            Some(
+                "[Note: part a.xml of this file has 2 invalid UTF-8 sequences, shown as \u{FFFD}.]"
+            )
+        );
     }
 }

@@ -77,7 +77,7 @@ pub fn package_format(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Option<F
         .target;
     let mut declared = None;
     if let Ok(Some(types)) = archive.read("[Content_Types].xml") {
-        let _ = xml::for_each_start(&types, "[Content_Types].xml", |e| {
+        let _ = xml::for_each_start(&types, "[Content_Types].xml", cancel, |e| {
             let part = e.attr(b"PartName").unwrap_or_default();
             if e.name() == b"Override" && part.trim_start_matches('/').eq_ignore_ascii_case(&main) {
                 declared = e.attr(b"ContentType");

@@ -4,11 +4,57 @@
 //!
 //! quick-xml never expands entities declared in a DTD, so an entity bomb
 //! ("billion laughs") is just an unknown reference here, which is dropped.
+//!
+//! Loops over a part check the cancel flag by work done ([`Progress`]): bytes
+//! of XML read, plus bytes a reader copies, never by a count of events, since
+//! one event can carry megabytes.
 
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::Reader;
 
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
+
+/// Work (bytes read or copied) between two checks of the cancel flag: well
+/// under a millisecond.
+pub const CHECK_EVERY: u64 = 256 * 1024;
+
+/// Checks the cancel flag each time [`CHECK_EVERY`] more bytes of work are
+/// done.
+pub struct Progress<'c> {
+    cancel: &'c Cancel,
+    done: u64,
+    next: u64,
+}
+
+impl<'c> Progress<'c> {
+    pub fn new(cancel: &'c Cancel) -> Self {
+        Progress {
+            cancel,
+            done: 0,
+            next: 0,
+        }
+    }
+
+    /// Counts `bytes` more of work, checking the flag when due.
+    pub fn add(&mut self, bytes: u64) -> Result<()> {
+        self.done = self.done.saturating_add(bytes);
+        if self.done >= self.next {
+            self.cancel.check()?;
+            self.next = self.done.saturating_add(CHECK_EVERY);
+        }
+        Ok(())
+    }
+
+    /// Counts a reader's progress: the bytes it consumed since the last call
+    /// (at least one per event, so empty events count too).
+    pub fn read(&mut self, reader: &Reader<&[u8]>, last: &mut u64) -> Result<()> {
+        let position = reader.buffer_position();
+        let bytes = position.saturating_sub(*last).max(1);
+        *last = position;
+        self.add(bytes)
+    }
+}
 
 /// A reader over a part's bytes, with whitespace kept (it is text in Word).
 pub fn reader(bytes: &[u8]) -> Reader<&[u8]> {
@@ -79,10 +125,14 @@ pub fn error(part: &str, err: impl std::fmt::Display) -> Error {
 pub fn for_each_start(
     bytes: &[u8],
     part: &str,
+    cancel: &Cancel,
     mut f: impl FnMut(Element<'_, '_>) -> Result<()>,
 ) -> Result<()> {
     let mut reader = reader(bytes);
+    let mut progress = Progress::new(cancel);
+    let mut position = 0;
     loop {
+        progress.read(&reader, &mut position)?;
         match reader.read_event() {
             Ok(Event::Start(ref e)) | Ok(Event::Empty(ref e)) => f(Element(e))?,
             Ok(Event::Eof) => return Ok(()),
@@ -101,7 +151,7 @@ mod tests {
         let xml =
             br#"<ns0:r xmlns:ns0="x"><ns0:pStyle ns0:val="Heading1"/><w:b w:val="0"/></ns0:r>"#;
         let mut seen = Vec::new();
-        for_each_start(xml, "t.xml", |e| {
+        for_each_start(xml, "t.xml", &Cancel::new(), |e| {
             seen.push((
                 String::from_utf8_lossy(e.name()).into_owned(),
                 e.attr(b"val"),
@@ -116,7 +166,26 @@ mod tests {
 
     #[test]
     fn malformed_xml_is_an_error_naming_the_part() {
-        let err = for_each_start(b"<a><b></a>", "word/document.xml", |_| Ok(())).err();
+        let err = for_each_start(b"<a><b></a>", "word/document.xml", &Cancel::new(), |_| {
+            Ok(())
+        })
+        .err();
         assert!(err.is_some_and(|e| e.to_string().contains("word/document.xml")));
+    }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::*;
+
+    #[test]
+    fn a_cancelled_walk_stops_within_the_work_between_checks() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let big = format!("<a>{}</a>", "x".repeat(1 << 20));
+        let err = for_each_start(big.as_bytes(), "t.xml", &cancel, |_| Ok(())).err();
+        assert!(err.is_some_and(|e| e.is_cancelled()));
+        let mut progress = Progress::new(&cancel);
+        assert!(progress.add(1).is_err());
     }
 }

@@ -10,17 +10,31 @@
 //! the innermost open "target": a table cell (its text joins the cell's),
 //! another paragraph (a text box inside it: its lines follow that
 //! paragraph's), or the story itself.
+//!
+//! Work stays in proportion to the input, whatever the nesting:
+//!
+//! - The text of open table cells lives in one buffer (`flat`), in document
+//!   order, so a cell inside a cell inside a cell never copies its text
+//!   into each enclosing cell: it is already where the outermost cell's text
+//!   is. Only a cell whose enclosing target is not a cell takes its text out.
+//! - A paragraph nested in [`MAX_PARAGRAPH_NESTING`] others (text boxes in
+//!   tables in text boxes...; Word puts no text box inside a text box) joins
+//!   the text of the one around it, so lines are not handed up through
+//!   every level.
+//! - Every byte of output (labels, indents and tabs too) is counted against
+//!   [`Limits::max_output`] as it is made, and the cancel flag is checked by
+//!   work done (bytes read and copied), not by events.
 
 use quick_xml::events::Event;
 
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::office::archive::Limits;
-use crate::office::xml::{self, Element};
+use crate::office::xml::{self, Element, Progress};
 
 use super::notes::{self, note_label, NoteKind, NoteRefs};
 use super::numbering::Numbering;
-use super::paragraph::{self, flatten, int, Para};
+use super::paragraph::{self, int, Para};
 use super::styles::Styles;
 use super::{too_deep, MAX_DEPTH};
 
@@ -37,16 +51,30 @@ pub(super) struct Converter<'a> {
     taken: u64,
 }
 
+/// The most paragraphs open one inside another (through text boxes) before
+/// a deeper paragraph joins the one around it.
+pub(super) const MAX_PARAGRAPH_NESTING: usize = 4;
+
+/// A table cell; its text is `flat[start..]` while it is open.
 #[derive(Debug)]
 struct Cell {
-    parts: Vec<String>,
+    start: usize,
+    /// Where the text of the outermost cell of this chain of nested cells
+    /// starts: past it, a separating space is due before more text.
+    base: usize,
+    /// The enclosing target is a cell, so the text stays in `flat`.
+    nested: bool,
     continuation: bool,
     span: usize,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Row {
-    cells: Vec<String>,
+    /// The cells so far, separated by tabs (rows that are not in a cell).
+    line: String,
+    cells: usize,
+    /// Where the row's text starts in `flat` (rows in a cell).
+    start: usize,
     /// A tracked deletion of the whole row.
     deleted: bool,
 }
@@ -54,6 +82,9 @@ struct Row {
 enum Frame {
     Pass,
     Para(Box<Para>),
+    /// A paragraph past [`MAX_PARAGRAPH_NESTING`]: its text joins the
+    /// enclosing target's.
+    FlatPara,
     PPr,
     NumPr,
     Row(Row),
@@ -154,10 +185,18 @@ struct Story<'c, 'a> {
     in_instruction: usize,
     out: Vec<String>,
     found_notes: Vec<(String, Vec<String>)>,
+    /// The text of the open table cells (see the module documentation).
+    flat: String,
+    /// Open `Frame::Para`s.
+    paras: usize,
+    /// Open `Frame::FlatPara`s.
+    flat_paras: usize,
+    progress: Progress<'c>,
 }
 
 impl<'c, 'a> Story<'c, 'a> {
     fn new(conv: &'c mut Converter<'a>, part: &'c str, notes: Option<NoteKind>) -> Self {
+        let cancel: &'c Cancel = conv.cancel;
         Story {
             conv,
             part,
@@ -170,18 +209,19 @@ impl<'c, 'a> Story<'c, 'a> {
             in_instruction: 0,
             out: Vec::new(),
             found_notes: Vec::new(),
+            flat: String::new(),
+            paras: 0,
+            flat_paras: 0,
+            progress: Progress::new(cancel),
         }
     }
 
     #[allow(clippy::type_complexity)]
     fn run(mut self, bytes: &[u8]) -> Result<(Vec<String>, Vec<(String, Vec<String>)>)> {
         let mut reader = xml::reader(bytes);
-        let mut events: u32 = 0;
+        let mut position = 0;
         loop {
-            events = events.wrapping_add(1);
-            if events.is_multiple_of(1024) {
-                self.conv.cancel.check()?;
-            }
+            self.progress.read(&reader, &mut position)?;
             match reader.read_event().map_err(|e| xml::error(self.part, e))? {
                 Event::Start(e) => self.start(&Element(&e), false)?,
                 Event::Empty(e) => self.start(&Element(&e), true)?,
@@ -224,8 +264,16 @@ impl<'c, 'a> Story<'c, 'a> {
             Open::Push(frame) => {
                 let index = self.frames.len();
                 match frame {
-                    Frame::Para(_) | Frame::Cell(_) => self.targets.push(index),
+                    Frame::Para(_) => {
+                        self.targets.push(index);
+                        self.paras += 1;
+                    }
+                    Frame::Cell(_) => self.targets.push(index),
                     Frame::Row(_) => self.rows.push(index),
+                    Frame::FlatPara => {
+                        self.flat_paras += 1;
+                        self.flat_separator();
+                    }
                     _ => {}
                 }
                 self.frames.push(frame);
@@ -268,9 +316,13 @@ impl<'c, 'a> Story<'c, 'a> {
             Some(Frame::TrPr) => {
                 if let Some(Frame::Row(row)) = self.rows.last().map(|&i| &mut self.frames[i]) {
                     match name {
-                        b"gridBefore" => {
+                        b"gridBefore" if row.cells == 0 => {
                             let n = int(e.attr(b"val")).unwrap_or(0).clamp(0, 64) as usize;
-                            row.cells.extend(std::iter::repeat_n(String::new(), n));
+                            // n empty cells: the tabs between them.
+                            row.line
+                                .extend(std::iter::repeat_n('\t', n.saturating_sub(1)));
+                            row.cells = n;
+                            self.conv.taken += n as u64;
                         }
                         b"del" => row.deleted = true,
                         _ => {}
@@ -302,15 +354,31 @@ impl<'c, 'a> Story<'c, 'a> {
             _ => {}
         }
         Ok(Open::Push(match name {
+            b"p" if self.paras >= MAX_PARAGRAPH_NESTING => Frame::FlatPara,
             b"p" => Frame::Para(Box::default()),
+            b"pPr" if matches!(self.frames.last(), Some(Frame::FlatPara)) => return Ok(Open::Skip),
             b"pPr" => Frame::PPr,
-            b"tr" => Frame::Row(Row::default()),
-            b"trPr" => Frame::TrPr,
-            b"tc" => Frame::Cell(Cell {
-                parts: Vec::new(),
-                continuation: false,
-                span: 1,
+            b"tr" => Frame::Row(Row {
+                line: String::new(),
+                cells: 0,
+                start: self.flat.len(),
+                deleted: false,
             }),
+            b"trPr" => Frame::TrPr,
+            b"tc" => {
+                let start = self.flat.len();
+                let (base, nested) = match self.targets.last().map(|&i| &self.frames[i]) {
+                    Some(Frame::Cell(outer)) => (outer.base, true),
+                    _ => (start, false),
+                };
+                Frame::Cell(Cell {
+                    start,
+                    base,
+                    nested,
+                    continuation: false,
+                    span: 1,
+                })
+            }
             b"tcPr" => Frame::TcPr,
             b"r" => Frame::Run,
             b"t" => Frame::Text,
@@ -442,8 +510,46 @@ impl<'c, 'a> Story<'c, 'a> {
             return Ok(());
         }
         self.take(text.len())?;
-        if let Some(p) = self.para() {
-            p.text.push_str(text);
+        match self.targets.last().map(|&i| &mut self.frames[i]) {
+            Some(Frame::Para(p)) => p.text.push_str(text),
+            // Only a paragraph nested too deep writes straight into a cell.
+            Some(Frame::Cell(_)) if self.flat_paras > 0 => {
+                self.flat.extend(
+                    text.chars()
+                        .map(|c| if matches!(c, '\t' | '\n') { ' ' } else { c }),
+                );
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Before the text of a paragraph nested too deep: a line break in the
+    /// enclosing paragraph, or a space in the enclosing cell.
+    fn flat_separator(&mut self) {
+        match self.targets.last().map(|&i| &mut self.frames[i]) {
+            Some(Frame::Para(p)) => p.text.push('\n'),
+            Some(Frame::Cell(cell)) if self.flat.len() > cell.base => self.flat.push(' '),
+            _ => {}
+        }
+    }
+
+    /// Adds a line to the innermost cell's text: one line, words of its
+    /// lines and tab-separated parts joined by single spaces.
+    fn push_flat(&mut self, line: &str) -> Result<()> {
+        let Some(Frame::Cell(cell)) = self.targets.last().map(|&i| &self.frames[i]) else {
+            return Ok(());
+        };
+        let base = cell.base;
+        self.progress.add(line.len() as u64)?;
+        for word in line.split(['\n', '\t']).map(str::trim) {
+            if word.is_empty() {
+                continue;
+            }
+            if self.flat.len() > base {
+                self.flat.push(' ');
+            }
+            self.flat.push_str(word);
         }
         Ok(())
     }
@@ -472,6 +578,7 @@ impl<'c, 'a> Story<'c, 'a> {
         match frame {
             Frame::Para(p) => {
                 self.targets.pop();
+                self.paras -= 1;
                 // A paragraph deleted with its mark (tracked) is gone once
                 // the changes are accepted; with text left, it stays a line.
                 if p.mark_deleted && p.text.trim().is_empty() && p.after.is_empty() {
@@ -479,23 +586,42 @@ impl<'c, 'a> Story<'c, 'a> {
                 }
                 let in_cell = self.in_cell();
                 let line = paragraph::line(&p, self.conv.styles, self.conv.numbering, in_cell);
+                // The text was counted as it came; the label and indent now.
+                self.take(line.len().saturating_sub(p.text.len()))?;
+                self.progress.add(line.len() as u64)?;
                 self.emit(line)?;
                 for line in p.after {
                     self.emit(line)?;
                 }
             }
+            Frame::FlatPara => self.flat_paras -= 1,
             Frame::Cell(cell) => {
                 self.targets.pop();
-                let text = if cell.continuation {
-                    String::new()
+                if cell.continuation {
+                    self.flat.truncate(cell.start);
+                }
+                if cell.nested {
+                    // The text stays in `flat`, part of the enclosing cell's.
+                    return Ok(());
+                }
+                let text = if cell.start == 0 {
+                    std::mem::take(&mut self.flat)
                 } else {
-                    cell.parts.join(" ")
+                    self.flat.split_off(cell.start)
                 };
-                let filler = std::iter::repeat_n(String::new(), cell.span - 1);
-                match self.rows.last().map(|&i| &mut self.frames[i]) {
+                self.progress.add(text.len() as u64)?;
+                let target = self.targets.last().copied();
+                let row = self.rows.last().copied().filter(|&r| target < Some(r));
+                match row.map(|r| &mut self.frames[r]) {
                     Some(Frame::Row(row)) => {
-                        row.cells.push(text);
-                        row.cells.extend(filler);
+                        let tabs = usize::from(row.cells > 0) + cell.span - 1;
+                        if row.cells > 0 {
+                            row.line.push('\t');
+                        }
+                        row.line.push_str(&text);
+                        row.line.extend(std::iter::repeat_n('\t', cell.span - 1));
+                        row.cells += cell.span;
+                        self.take(tabs)?;
                     }
                     _ => self.emit(text)?,
                 }
@@ -503,14 +629,12 @@ impl<'c, 'a> Story<'c, 'a> {
             Frame::Row(row) => {
                 self.rows.pop();
                 if row.deleted {
+                    self.flat.truncate(row.start);
                     return Ok(());
                 }
-                let line = if self.in_cell() {
-                    row.cells.join(" ")
-                } else {
-                    row.cells.join("\t")
-                };
-                self.emit(line)?;
+                if !self.in_cell() {
+                    self.emit(row.line)?;
+                }
             }
             Frame::Note { id, start } => {
                 let blocks = self.out.split_off(start.min(self.out.len()));
@@ -525,12 +649,7 @@ impl<'c, 'a> Story<'c, 'a> {
     fn emit(&mut self, line: String) -> Result<()> {
         match self.targets.last().map(|&i| &mut self.frames[i]) {
             Some(Frame::Para(p)) => p.after.push(line),
-            Some(Frame::Cell(cell)) => {
-                let flat = flatten(&line);
-                if !flat.is_empty() {
-                    cell.parts.push(flat);
-                }
-            }
+            Some(Frame::Cell(_)) => self.push_flat(&line)?,
             _ => {
                 self.take(1)?;
                 self.out.push(line);

@@ -56,6 +56,8 @@ mod styles;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_limits;
+#[cfg(test)]
 mod tests_lists;
 
 use quick_xml::events::Event;
@@ -106,6 +108,10 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
     if !notes.is_empty() {
         lines.push(String::new());
         lines.extend(notes);
+    }
+    if let Some(note) = archive.repair_note() {
+        lines.push(String::new());
+        lines.push(note);
     }
     Ok(finish(&lines))
 }
@@ -192,12 +198,10 @@ pub(super) fn walk(
 ) -> Result<()> {
     let mut reader = xml::reader(bytes);
     let mut path: Vec<Vec<u8>> = Vec::new();
-    let mut events: u32 = 0;
+    let mut progress = xml::Progress::new(cancel);
+    let mut position = 0;
     loop {
-        events = events.wrapping_add(1);
-        if events.is_multiple_of(1024) {
-            cancel.check()?;
-        }
+        progress.read(&reader, &mut position)?;
         match reader.read_event().map_err(|e| xml::error(part, e))? {
             Event::Start(e) => {
                 let element = Element(&e);

@@ -6,15 +6,21 @@
 //! and 2) and restart rule; the `num` may override a level's start
 //! (`lvlOverride/startOverride`) or the whole level (`lvlOverride/lvl`).
 //!
-//! Counters follow Word: `num`s that share an `abstractNum` and override
-//! nothing share one set of counters (a list interrupted by other paragraphs,
-//! or continued under another `numId`, keeps counting); a `num` with
-//! overrides counts on its own, from its override. Using a level resets the
-//! deeper levels, unless a deeper level's `lvlRestart` says otherwise
-//! (`0`: never; `n`: only when level `n` or a shallower one is used).
+//! Counters belong to the `abstractNum` (ECMA-376 Part 1, 17.9), as in Word:
+//! every `num` pointing at it continues one count, whatever it overrides (a
+//! list interrupted by other paragraphs, or continued under another `numId`,
+//! keeps counting). A `startOverride` restarts that count at its value, the
+//! first time its `num` is used at that level; an overriding `lvl` only
+//! changes how the level looks (its own `start` counts only for a level not
+//! yet begun). Using a level resets the deeper levels, unless a deeper
+//! level's `lvlRestart` says otherwise (`0`: never; `n`: only when level `n`
+//! or a shallower one is used).
+//!
+//! A level's text (`lvlText`) is cut to [`MAX_LEVEL_TEXT`] characters, as
+//! Word's own dialog limits it, so a hostile label cannot multiply the output.
 
 use crate::office::numerals;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::cancel::Cancel;
 use crate::error::Result;
@@ -23,6 +29,9 @@ use super::styles::Styles;
 use super::{under, walk};
 
 const LEVELS: usize = 9;
+
+/// The most characters of a level's `lvlText` kept.
+pub(super) const MAX_LEVEL_TEXT: usize = 255;
 
 #[derive(Debug, Default, Clone)]
 struct Level {
@@ -50,18 +59,6 @@ struct Num {
     levels: [Option<Level>; LEVELS],
 }
 
-impl Num {
-    fn overrides(&self) -> bool {
-        self.starts.iter().any(Option::is_some) || self.levels.iter().any(Option::is_some)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Key {
-    Abstract(i64),
-    Num(i64),
-}
-
 /// A list label as Word shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Label {
@@ -75,7 +72,10 @@ pub(super) struct Label {
 pub(super) struct Numbering {
     abstracts: HashMap<i64, Abstract>,
     nums: HashMap<i64, Num>,
-    counters: HashMap<Key, [Option<i64>; LEVELS]>,
+    /// Counters by the abstractNum that owns them.
+    counters: HashMap<i64, [Option<i64>; LEVELS]>,
+    /// The (num, level) pairs whose `startOverride` has been applied.
+    restarted: HashSet<(i64, usize)>,
 }
 
 /// Where the `lvl` being read goes.
@@ -167,7 +167,11 @@ impl Numbering {
                         b"numFmt" if lvl.format.as_deref().is_none_or(|f| f == "custom") => {
                             lvl.format = e.attr(b"val");
                         }
-                        b"lvlText" => lvl.text = e.attr(b"val"),
+                        b"lvlText" => {
+                            lvl.text = e
+                                .attr(b"val")
+                                .map(|t| t.chars().take(MAX_LEVEL_TEXT).collect());
+                        }
                         b"lvlRestart" => lvl.restart = int(e.attr(b"val")),
                         b"pStyle" => lvl.style = e.attr(b"val"),
                         b"isLgl" => lvl.legal = e.flag(),
@@ -244,15 +248,13 @@ impl Numbering {
                 .unwrap_or(1)
         };
         let current = level(ilvl)?;
-        let key = if num.overrides() {
-            Key::Num(num_id)
-        } else {
-            Key::Abstract(abs.counters_of.unwrap_or(abstract_id))
-        };
+        let key = abs.counters_of.unwrap_or(abstract_id);
         let counters = self.counters.entry(key).or_insert([None; LEVELS]);
-        counters[ilvl] = Some(match counters[ilvl] {
-            Some(v) => v.saturating_add(1),
-            None => start(ilvl),
+        let restart = num.starts[ilvl].filter(|_| self.restarted.insert((num_id, ilvl)));
+        counters[ilvl] = Some(match (restart, counters[ilvl]) {
+            (Some(value), _) => value,
+            (None, Some(v)) => v.saturating_add(1),
+            (None, None) => start(ilvl),
         });
         for (j, counter) in counters.iter_mut().enumerate().skip(ilvl + 1) {
             let restarts = match level(j).and_then(|l| l.restart) {

@@ -84,14 +84,3 @@ fn tidy(text: &str) -> String {
         _ => String::new(),
     }
 }
-
-/// Text for a table cell: one line, no tabs.
-pub(super) fn flatten(text: &str) -> String {
-    let words: Vec<&str> = text.split(['\n', '\t']).map(str::trim).collect();
-    words
-        .iter()
-        .filter(|w| !w.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ")
-}

@@ -179,7 +179,7 @@ fn formats_and_label_texts() {
 }
 
 #[test]
-fn nums_sharing_a_list_share_counters_and_overrides_start_their_own() {
+fn nums_sharing_a_list_share_counters_and_a_start_override_restarts_them() {
     let body = [
         item(1, 0, "a"),
         item(5, 0, "b"),
@@ -191,7 +191,7 @@ fn nums_sharing_a_list_share_counters_and_overrides_start_their_own() {
     .concat();
     assert_eq!(
         with_definitions(&body),
-        "1. a\n2. b\n10. c\n11. d\n3. e\n  1-C f\n"
+        "1. a\n2. b\n10. c\n11. d\n12. e\n  12-C f\n"
     );
 }
 
@@ -315,4 +315,63 @@ fn an_empty_numbered_paragraph_shows_its_label() {
         "<w:p><w:pPr><w:numPr><w:ilvl w:val=\"0\"/><w:numId w:val=\"1\"/></w:numPr></w:pPr></w:p>";
     let body = item(1, 0, "one") + empty + &item(1, 0, "three");
     assert_eq!(with_definitions(&body), "1. one\n2.\n3. three\n");
+}
+
+fn fixture_text(bytes: &[u8]) -> String {
+    let cancel = crate::Cancel::new();
+    super::to_text(bytes, crate::office::Limits::default(), &cancel).expect("converts")
+}
+
+#[test]
+fn a_start_override_restarts_the_count_that_the_style_list_then_continues() {
+    let text = fixture_text(include_bytes!(
+        "../../../../../spec/fixtures/office/list_restart.docx"
+    ));
+    assert_eq!(
+        text,
+        "1. First list, one\n2. First list, two\n3. First list, three\nBetween the lists\n\
+         1. Second list, first\n2. Second list, second\n3. Second list, third\n4. Second list, fourth\n"
+    );
+}
+
+#[test]
+fn a_level_override_that_only_changes_the_format_continues_the_count() {
+    let text = fixture_text(include_bytes!(
+        "../../../../../spec/fixtures/office/list_format_override.docx"
+    ));
+    assert_eq!(
+        text,
+        "1. Decimal one\nB. Letter two\nC. Letter three\n4. Decimal four\n"
+    );
+}
+
+#[test]
+fn a_start_override_applies_once_per_num_and_level() {
+    let body = [
+        item(1, 0, "a"),
+        item(6, 0, "b"),
+        item(1, 0, "c"),
+        item(6, 0, "d"),
+    ]
+    .concat();
+    assert_eq!(with_definitions(&body), "1. a\n10. b\n11. c\n12. d\n");
+}
+
+#[test]
+fn a_level_text_is_cut_to_what_word_keeps() {
+    let long = "x".repeat(100_000);
+    let numbering = format!(
+        r#"<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
+<w:abstractNum w:abstractNumId="0">{}</w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>"#,
+        lvl(0, 1, "decimal", &format!("%1{long}"), "")
+    );
+    let body = item(1, 0, "a").repeat(3);
+    let text = convert_with(&body, &[("word/numbering.xml", &numbering)]);
+    let first = text.lines().next().expect("a line");
+    assert_eq!(
+        first,
+        format!("1{} a", "x".repeat(super::numbering::MAX_LEVEL_TEXT - 2))
+    );
+    assert_eq!(text.lines().count(), 3);
 }

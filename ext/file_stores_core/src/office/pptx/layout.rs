@@ -6,8 +6,11 @@
 //! it is where "Section Header" or "Comparison" turn bullets off
 //! (`a:lvl1pPr` with `a:buNone` in the placeholder's `a:lstStyle`).
 
+use std::collections::HashMap;
+
 use quick_xml::events::Event;
 
+use crate::cancel::Cancel;
 use crate::error::Result;
 use crate::office::xml::{self, Element};
 
@@ -20,39 +23,52 @@ struct Placeholder {
     levels: [Option<bool>; 9],
 }
 
-/// The placeholders of a slide layout.
+/// The placeholders of a slide layout, found by index and by type (the
+/// first of each, as a linear search would; a hostile layout can hold
+/// thousands, and every slide paragraph asks).
 #[derive(Debug, Default)]
 pub struct Layout {
     placeholders: Vec<Placeholder>,
+    by_idx: HashMap<String, usize>,
+    by_kind: HashMap<String, usize>,
 }
 
 impl Layout {
     /// Whether the layout bullets `level` of the slide placeholder with this
     /// type and index; `None` when it does not say.
     pub fn bulleted(&self, kind: Option<&str>, idx: Option<&str>, level: usize) -> Option<bool> {
-        let by_idx = idx.and_then(|i| {
-            self.placeholders
-                .iter()
-                .find(|p| p.idx.as_deref() == Some(i))
-        });
-        let found = by_idx.or_else(|| {
-            let kind = kind.unwrap_or("obj");
-            self.placeholders
-                .iter()
-                .find(|p| p.kind.as_deref().unwrap_or("obj") == kind)
-        })?;
-        found.levels.get(level).copied().flatten()
+        let found = idx
+            .and_then(|i| self.by_idx.get(i))
+            .or_else(|| self.by_kind.get(kind.unwrap_or("obj")))?;
+        self.placeholders[*found]
+            .levels
+            .get(level)
+            .copied()
+            .flatten()
+    }
+
+    fn push(&mut self, placeholder: Placeholder) {
+        let index = self.placeholders.len();
+        if let Some(idx) = &placeholder.idx {
+            self.by_idx.entry(idx.clone()).or_insert(index);
+        }
+        let kind = placeholder.kind.as_deref().unwrap_or("obj");
+        self.by_kind.entry(kind.to_owned()).or_insert(index);
+        self.placeholders.push(placeholder);
     }
 }
 
 /// Reads a layout part's placeholders and their list styles.
-pub fn read(bytes: &[u8], part: &str) -> Result<Layout> {
+pub fn read(bytes: &[u8], part: &str, cancel: &Cancel) -> Result<Layout> {
     let mut layout = Layout::default();
     let mut reader = xml::reader(bytes);
     let mut current: Option<Placeholder> = None;
     let (mut depth, mut in_list_style) = (0u32, false);
     let mut level: Option<usize> = None;
+    let mut progress = xml::Progress::new(cancel);
+    let mut position = 0;
     loop {
+        progress.read(&reader, &mut position)?;
         let event = reader.read_event().map_err(|e| xml::error(part, e))?;
         match event {
             Event::Start(ref s) | Event::Empty(ref s) => {
@@ -90,7 +106,7 @@ pub fn read(bytes: &[u8], part: &str) -> Result<Layout> {
                             .take()
                             .filter(|p| p.kind.is_some() || p.idx.is_some())
                         {
-                            layout.placeholders.push(p);
+                            layout.push(p);
                         }
                     }
                 }

@@ -27,7 +27,7 @@ use self::layout::Layout;
 use self::text::{PartText, Role};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
-use crate::office::archive::{Archive, Limits};
+use crate::office::archive::{Archive, Limits, Relationship};
 use crate::office::xlsx::rel_id;
 use crate::office::xml;
 
@@ -45,7 +45,7 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
         .map_or_else(|| DEFAULT_PRESENTATION.to_owned(), |r| r.target);
     let presentation = archive.require(&main)?;
     let mut slide_ids = Vec::new();
-    xml::for_each_start(&presentation, &main, |e| {
+    xml::for_each_start(&presentation, &main, cancel, |e| {
         if e.name() == b"sldId" {
             slide_ids.push(rel_id(e.0).unwrap_or_default());
         }
@@ -53,17 +53,33 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
     })?;
     drop(presentation);
     let rels = archive.relationships(&main)?;
+    let slides: HashMap<&str, &Relationship> = rels
+        .iter()
+        .filter(|r| r.is("slide") && !r.external)
+        .rev()
+        .map(|r| (r.id.as_str(), r))
+        .collect();
     let max_text = limits.max_output;
     let mut out = String::new();
     let mut layouts: HashMap<String, Layout> = HashMap::new();
+    // A slide part listed again (only a hostile file does) is shown once.
+    let mut shown: HashMap<&str, usize> = HashMap::new();
     for (index, id) in slide_ids.iter().enumerate() {
         cancel.check()?;
-        let Some(rel) = rels
-            .iter()
-            .find(|r| &r.id == id && r.is("slide") && !r.external)
-        else {
+        let Some(rel) = slides.get(id.as_str()).copied() else {
             continue;
         };
+        if let Some(first) = shown.get(rel.target.as_str()) {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&format!(
+                "## Slide {}\n(the same slide as Slide {first}, shown above)\n",
+                index + 1
+            ));
+            continue;
+        }
+        shown.insert(rel.target.as_str(), index + 1);
         let slide_part = archive.require(&rel.target)?;
         let slide_rels = archive.relationships(&rel.target)?;
         let layout_part = slide_rels
@@ -73,7 +89,7 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
         if let Some(part) = &layout_part {
             if !layouts.contains_key(part) {
                 let layout = match archive.read(part)? {
-                    Some(bytes) => layout::read(&bytes, part)?,
+                    Some(bytes) => layout::read(&bytes, part, cancel)?,
                     None => Layout::default(),
                 };
                 layouts.insert(part.clone(), layout);
@@ -116,6 +132,11 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
                 max_text / (1024 * 1024)
             )));
         }
+    }
+    if let Some(note) = archive.repair_note() {
+        out.push('\n');
+        out.push_str(&note);
+        out.push('\n');
     }
     Ok(out)
 }

@@ -314,3 +314,76 @@ fn malformed_layout_names_its_part() {
     let err = to_text(&bytes, Limits::default(), &Cancel::new()).err();
     assert!(err.is_some_and(|e| e.to_string().contains("ppt/slideLayouts/slideLayout1.xml")));
 }
+
+#[test]
+fn a_slide_listed_twice_is_shown_once() {
+    let bytes = deck(
+        "ppt/presentation.xml",
+        &[(&sp("", &p("", "Only once")), None, "")],
+    );
+    // List the one slide three times over.
+    let twice = {
+        let cancel = Cancel::new();
+        let mut archive = crate::office::archive::Archive::open(&bytes, Limits::default(), &cancel)
+            .expect("opens");
+        let mut parts: Vec<(String, String)> = Vec::new();
+        for name in archive.names() {
+            let content = String::from_utf8(archive.read(&name).expect("reads").expect("part"))
+                .expect("utf-8");
+            let content = content.replace(
+                r#"<p:sldId id="256" r:id="rId1"/>"#,
+                r#"<p:sldId id="256" r:id="rId1"/><p:sldId id="257" r:id="rId1"/><p:sldId id="258" r:id="rId1"/>"#,
+            );
+            parts.push((name, content));
+        }
+        let all: Vec<(&str, &str)> = parts
+            .iter()
+            .map(|(n, c)| (n.as_str(), c.as_str()))
+            .collect();
+        zip_of(&all)
+    };
+    assert_eq!(
+        read(&twice),
+        "## Slide 1\nOnly once\n\n## Slide 2\n(the same slide as Slide 1, shown above)\n\n\
+         ## Slide 3\n(the same slide as Slide 1, shown above)\n"
+    );
+}
+
+#[test]
+fn an_invalid_utf8_byte_in_a_slide_is_a_replacement_character_with_a_note() {
+    let bytes = deck(
+        "ppt/presentation.xml",
+        &[(&sp("", &p("", "caf\u{E9}")), None, "")],
+    );
+    let cancel = Cancel::new();
+    let mut archive =
+        crate::office::archive::Archive::open(&bytes, Limits::default(), &cancel).expect("opens");
+    let mut parts: Vec<(String, Vec<u8>)> = Vec::new();
+    for name in archive.names() {
+        let mut content = archive.read(&name).expect("reads").expect("part");
+        if name.ends_with("slide1.xml") {
+            let at = content
+                .windows(2)
+                .position(|w| w == "\u{E9}".as_bytes())
+                .expect("é");
+            content.splice(at..at + 2, [0xE9]); // Latin-1, not UTF-8
+        }
+        parts.push((name, content));
+    }
+    let bytes = {
+        use std::io::Write;
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, content) in &parts {
+            writer
+                .start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+                .expect("zip");
+            writer.write_all(content).expect("zip");
+        }
+        writer.finish().expect("zip").into_inner()
+    };
+    assert_eq!(
+        read(&bytes),
+        "## Slide 1\ncaf\u{FFFD}\n\n[Note: part ppt/slides/slide1.xml of this file has 1 invalid \
+         UTF-8 sequence, shown as \u{FFFD}.]\n"
+    );
+}

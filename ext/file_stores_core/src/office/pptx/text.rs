@@ -93,7 +93,10 @@ pub fn read(
     let mut table: Option<Table> = None;
     let mut skipping = 0u32;
     let mut size = 0u64;
+    let mut progress = xml::Progress::new(cancel);
+    let mut position = 0;
     loop {
+        progress.read(&reader, &mut position)?;
         let event = reader.read_event().map_err(|e| xml::error(part, e))?;
         if skipping > 0 {
             match event {
@@ -185,7 +188,6 @@ pub fn read(
                 b"t" => in_text = false,
                 b"p" => {
                     let Some(p) = para.take() else { continue };
-                    cancel.check()?;
                     size += p.text.len() as u64;
                     if size > max_text {
                         return Err(Error::conversion(format!(

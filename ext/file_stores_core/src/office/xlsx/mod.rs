@@ -26,11 +26,13 @@ mod sheet;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
+
 use self::format::Kind;
 use self::sheet::{Cell, Context, Merge, Sheet, Strings};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
-use crate::office::archive::{Archive, Limits};
+use crate::office::archive::{Archive, Limits, Relationship};
 use crate::office::xml;
 
 const DEFAULT_WORKBOOK: &str = "xl/workbook.xml";
@@ -51,7 +53,7 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
         .find(|r| r.is("officeDocument") && !r.external)
         .map_or_else(|| DEFAULT_WORKBOOK.to_owned(), |r| r.target);
     let workbook = archive.require(&workbook_part)?;
-    let (entries, date1904) = read_workbook(&workbook, &workbook_part)?;
+    let (entries, date1904) = read_workbook(&workbook, &workbook_part, cancel)?;
     drop(workbook);
     let rels = archive.relationships(&workbook_part)?;
     let target = |kind: &str| {
@@ -69,7 +71,7 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
     };
     let styles = match target("styles") {
         Some(part) => match archive.read(&part)? {
-            Some(b) => read_styles(&b, &part)?,
+            Some(b) => read_styles(&b, &part, cancel)?,
             None => Vec::new(),
         },
         None => Vec::new(),
@@ -80,6 +82,14 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
         date1904,
         max_text,
     };
+    let by_id: HashMap<&str, &Relationship> = rels
+        .iter()
+        .filter(|r| !r.external)
+        .map(|r| (r.id.as_str(), r))
+        .collect();
+    // A part listed again (a hostile workbook names one sheet thousands of
+    // times) is shown once; later entries name the sheet that showed it.
+    let mut shown: HashMap<&str, &str> = HashMap::new();
     let mut out = String::new();
     for entry in &entries {
         cancel.check()?;
@@ -88,7 +98,7 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
         }
         out.push_str("## ");
         out.push_str(&entry.name);
-        let rel = rels.iter().find(|r| r.id == entry.rel_id && !r.external);
+        let rel = by_id.get(entry.rel_id.as_str()).copied();
         let is_chart = rel.is_some_and(|r| r.is("chartsheet"));
         match (entry.state, is_chart) {
             (Some(state), true) => out.push_str(&format!(" (chart, {state})")),
@@ -100,19 +110,35 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
         let Some(rel) = rel.filter(|r| r.is("worksheet") || r.is("macrosheet")) else {
             continue;
         };
+        if let Some(first) = shown.insert(rel.target.as_str(), entry.name.as_str()) {
+            shown.insert(rel.target.as_str(), first);
+            out.push_str(&format!("(the same sheet as \"{first}\", shown above)\n"));
+            if out.len() as u64 > max_text {
+                return Err(Error::conversion(format!(
+                    "its text is over the {} MB limit",
+                    max_text / (1024 * 1024)
+                )));
+            }
+            continue;
+        }
         let part = archive.require(&rel.target)?;
         let sheet = sheet::read_sheet(&part, &rel.target, &ctx, cancel)?;
         drop(part);
         write_sheet(&mut out, sheet, max_text, cancel)?;
     }
+    if let Some(note) = archive.repair_note() {
+        out.push('\n');
+        out.push_str(&note);
+        out.push('\n');
+    }
     Ok(out)
 }
 
 /// The sheets in workbook order and whether dates count from 1904.
-fn read_workbook(bytes: &[u8], part: &str) -> Result<(Vec<SheetEntry>, bool)> {
+fn read_workbook(bytes: &[u8], part: &str, cancel: &Cancel) -> Result<(Vec<SheetEntry>, bool)> {
     let mut entries = Vec::new();
     let mut date1904 = false;
-    xml::for_each_start(bytes, part, |e| {
+    xml::for_each_start(bytes, part, cancel, |e| {
         match e.name() {
             b"workbookPr" => {
                 date1904 = matches!(e.attr(b"date1904").as_deref(), Some("1" | "true"));
@@ -144,13 +170,16 @@ pub(crate) fn rel_id(e: &quick_xml::events::BytesStart) -> Option<String> {
 
 /// The display kind of each cell format (`cellXfs/xf`, indexed by a cell's
 /// `s`), from its number format: a custom `numFmt` or a built-in id.
-fn read_styles(bytes: &[u8], part: &str) -> Result<Vec<Kind>> {
-    let mut custom: Vec<(u32, Kind)> = Vec::new();
+fn read_styles(bytes: &[u8], part: &str, cancel: &Cancel) -> Result<Vec<Kind>> {
+    let mut custom: HashMap<u32, Kind> = HashMap::new();
     let mut kinds = Vec::new();
     let mut reader = xml::reader(bytes);
     let mut in_cell_xfs = false;
     let id_of = |e: &xml::Element| e.attr(b"numFmtId").and_then(|v| v.trim().parse().ok());
+    let mut progress = xml::Progress::new(cancel);
+    let mut position = 0;
     loop {
+        progress.read(&reader, &mut position)?;
         let event = reader.read_event().map_err(|e| xml::error(part, e))?;
         match &event {
             quick_xml::events::Event::Start(s) | quick_xml::events::Event::Empty(s) => {
@@ -159,17 +188,13 @@ fn read_styles(bytes: &[u8], part: &str) -> Result<Vec<Kind>> {
                     b"numFmt" => {
                         if let Some(id) = id_of(&e) {
                             let code = e.attr(b"formatCode").unwrap_or_default();
-                            custom.push((id, format::classify(&code)));
+                            custom.insert(id, format::classify(&code));
                         }
                     }
                     b"cellXfs" => in_cell_xfs = matches!(event, quick_xml::events::Event::Start(_)),
                     b"xf" if in_cell_xfs => {
                         let id = id_of(&e).unwrap_or(0);
-                        let kind = custom
-                            .iter()
-                            .rev()
-                            .find(|(c, _)| *c == id)
-                            .map_or_else(|| format::builtin(id), |(_, k)| *k);
+                        let kind = custom.get(&id).map_or_else(|| format::builtin(id), |k| *k);
                         kinds.push(kind);
                     }
                     _ => {}
@@ -194,7 +219,7 @@ fn write_sheet(out: &mut String, mut sheet: Sheet, max_text: u64, cancel: &Cance
     {
         sheet.cells.sort_by_key(|c| (c.row, c.col));
     }
-    let hidden = merged_away(&sheet.cells, &mut sheet.merges);
+    let hidden = merged_away(&sheet.cells, &sheet.merges, cancel)?;
     let mut last_row: Option<u32> = None;
     let mut last_col = 0u32;
     for (i, cell) in sheet.cells.iter().enumerate() {
@@ -234,34 +259,87 @@ fn write_sheet(out: &mut String, mut sheet: Sheet, max_text: u64, cancel: &Cance
 }
 
 /// Which cells lie in a merged range without being its first cell. Cells
-/// are in row order, so a sweep keeps only the ranges open on the current
-/// row (ranges may span a million rows; they are never enumerated).
-fn merged_away(cells: &[Cell], merges: &mut [Merge]) -> Vec<bool> {
+/// are in row order, so a sweep opens each range at its first row and closes
+/// it after its last (ranges may span a million rows; they are never
+/// enumerated). The open ranges are counted per column in a Fenwick tree, so
+/// each cell and each range costs a logarithm of the column count, however
+/// many ranges are open at once (hostile sheets hold hundreds of thousands,
+/// and overlap them). A cell is hidden when more open ranges cover it than
+/// start at it.
+fn merged_away(cells: &[Cell], merges: &[Merge], cancel: &Cancel) -> Result<Vec<bool>> {
     if merges.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    merges.sort_by_key(|m| m.first_row);
+    let mut by_first: Vec<&Merge> = merges.iter().collect();
+    by_first.sort_unstable_by_key(|m| m.first_row);
+    let mut by_last: Vec<&Merge> = merges.iter().collect();
+    by_last.sort_unstable_by_key(|m| m.last_row);
+    let mut starts: HashMap<(u32, u32), u32> = HashMap::new();
+    for m in merges {
+        *starts.entry((m.first_row, m.first_col)).or_default() += 1;
+    }
+    let mut cover = Columns::default();
+    let (mut opened, mut closed) = (0, 0);
     let mut hidden = vec![false; cells.len()];
-    let mut open: Vec<Merge> = Vec::new();
-    let mut next = 0;
     let mut row = None;
+    let mut progress = xml::Progress::new(cancel);
     for (i, cell) in cells.iter().enumerate() {
+        progress.add(1)?;
         if row != Some(cell.row) {
             row = Some(cell.row);
-            open.retain(|m| m.last_row >= cell.row);
-            while next < merges.len() && merges[next].first_row <= cell.row {
-                if merges[next].last_row >= cell.row {
-                    open.push(merges[next]);
-                }
-                next += 1;
+            while opened < by_first.len() && by_first[opened].first_row <= cell.row {
+                progress.add(1)?;
+                cover.add(by_first[opened], 1);
+                opened += 1;
+            }
+            while closed < by_last.len() && by_last[closed].last_row < cell.row {
+                progress.add(1)?;
+                cover.add(by_last[closed], -1);
+                closed += 1;
             }
         }
-        hidden[i] = open.iter().any(|m| {
-            (m.first_col..=m.last_col).contains(&cell.col)
-                && (cell.row, cell.col) != (m.first_row, m.first_col)
-        });
+        let covering = cover.at(cell.col);
+        let starting = starts
+            .get(&(cell.row, cell.col))
+            .map_or(0, |&n| i64::from(n));
+        hidden[i] = covering > starting;
     }
-    hidden
+    Ok(hidden)
+}
+
+/// How many open merged ranges cover each column: a Fenwick tree of range
+/// additions, read at a point.
+struct Columns(Vec<i64>);
+
+impl Default for Columns {
+    fn default() -> Self {
+        Columns(vec![0; sheet::MAX_COLUMNS as usize + 2])
+    }
+}
+
+impl Columns {
+    fn add(&mut self, merge: &Merge, delta: i64) {
+        self.add_from(merge.first_col as usize, delta);
+        self.add_from(merge.last_col as usize + 1, -delta);
+    }
+
+    fn add_from(&mut self, col: usize, delta: i64) {
+        let mut i = col + 1;
+        while i < self.0.len() {
+            self.0[i] += delta;
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    fn at(&self, col: u32) -> i64 {
+        let mut i = col as usize + 1;
+        let mut sum = 0;
+        while i > 0 {
+            sum += self.0[i];
+            i -= i & i.wrapping_neg();
+        }
+        sum
+    }
 }
 
 /// A cell's text; quoted when it holds a tab or line break (line breaks

@@ -68,7 +68,10 @@ pub fn read_strings(bytes: &[u8], part: &str, max_text: u64, cancel: &Cancel) ->
     let mut reader = xml::reader(bytes);
     let (mut in_t, mut in_phonetic) = (false, 0u32);
     let mut raw = String::new();
+    let mut progress = xml::Progress::new(cancel);
+    let mut position = 0;
     loop {
+        progress.read(&reader, &mut position)?;
         match reader.read_event().map_err(|e| xml::error(part, e))? {
             Event::Start(e) => match xml::local(e.name().0.as_bytes()) {
                 b"si" => raw.clear(),
@@ -78,9 +81,7 @@ pub fn read_strings(bytes: &[u8], part: &str, max_text: u64, cancel: &Cancel) ->
             },
             Event::End(e) => match xml::local(e.name().0.as_bytes()) {
                 b"si" => {
-                    if strings.ends.len() % 4096 == 0 {
-                        cancel.check()?;
-                    }
+                    progress.add(raw.len() as u64)?;
                     decode_escapes(&raw, &mut strings.text);
                     if strings.text.len() as u64 > max_text {
                         return Err(too_long(max_text));
@@ -141,15 +142,15 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
     let (mut next_row, mut next_col) = (0u32, 0u32);
     let mut capture = Capture::None;
     let (mut in_inline, mut in_phonetic) = (false, 0u32);
+    let mut progress = xml::Progress::new(cancel);
+    let mut position = 0;
     loop {
+        progress.read(&reader, &mut position)?;
         match reader.read_event().map_err(|e| xml::error(part, e))? {
             Event::Start(e) => match xml::local(e.name().0.as_bytes()) {
                 b"row" => {
                     next_row = start_row(&e, next_row);
                     next_col = 0;
-                    if next_row % 1024 == 0 {
-                        cancel.check()?;
-                    }
                 }
                 b"c" => start_cell(&e, &mut cell, &mut next_row, &mut next_col),
                 b"v" => capture = Capture::Value,
@@ -180,7 +181,9 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
                     next_col = 0;
                 }
                 b"c" => {
+                    let before = sheet.text.len();
                     finish_cell(&mut cell, ctx, &mut sheet);
+                    progress.add((sheet.text.len() - before) as u64)?;
                     if sheet.text.len() as u64 > ctx.max_text {
                         return Err(too_long(ctx.max_text));
                     }
@@ -312,6 +315,9 @@ fn raw_attr(e: &BytesStart, name: &[u8]) -> Option<String> {
         .map(|a| a.value.into_owned())
 }
 
+/// Excel's last column (XFD).
+pub const MAX_COLUMNS: u32 = 16_384;
+
 /// Excel's last row. References past it are ignored, so a cell cannot put
 /// billions of empty lines before itself.
 const MAX_ROWS: u32 = 1_048_576;
@@ -332,7 +338,7 @@ pub fn parse_ref(reference: &str) -> Option<(u32, u32)> {
     for b in reference[..letters].bytes() {
         col = col * 26 + u32::from(b.to_ascii_uppercase() - b'A') + 1;
     }
-    if col > 16_384 {
+    if col > MAX_COLUMNS {
         return None;
     }
     let row: u32 = reference[letters..].trim_start_matches('$').parse().ok()?;

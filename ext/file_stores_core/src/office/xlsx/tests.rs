@@ -261,3 +261,93 @@ fn rows_past_excel_last_row_cannot_add_billions_of_lines() {
     let body = r#"<sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="4000000000"><c r="A4000000000"><v>5</v></c></row></sheetData>"#;
     assert_eq!(one_sheet(body, &[]), "## S\n1\n5\n");
 }
+
+#[test]
+fn overlapping_and_many_open_merges_hide_what_they_cover() {
+    // A1:B2 and B1:C1 overlap: B1 is covered by both, A1 starts one only;
+    // thousands of ranges stay open over every row.
+    let mut merges = String::from(r#"<mergeCell ref="A1:B2"/><mergeCell ref="B1:C1"/>"#);
+    for col in 0..5000 {
+        let letters = format!(
+            "{}{}",
+            (b'E' + (col / 26 % 20) as u8) as char,
+            (b'A' + (col % 26) as u8) as char
+        );
+        merges.push_str(&format!(
+            r#"<mergeCell ref="{letters}5:{letters}1048576"/>"#
+        ));
+    }
+    let body = format!(
+        r#"<sheetData><row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>2</v></c><c r="C1"><v>3</v></c><c r="D1"><v>4</v></c></row>
+<row r="9"><c r="A9"><v>9</v></c><c r="EA9"><v>10</v></c></row></sheetData><mergeCells>{merges}</mergeCells>"#
+    );
+    assert_eq!(one_sheet(&body, &[]), "## S\n1\t\t\t4\n\n\n\n\n\n\n\n9\n");
+}
+
+#[test]
+fn a_sheet_listed_again_is_shown_once() {
+    let bytes = workbook(
+        &[(
+            "S",
+            "",
+            r#"<sheetData><row r="1"><c r="A1"><v>7</v></c></row></sheetData>"#,
+        )],
+        &[],
+        "",
+    );
+    let cancel = Cancel::new();
+    let mut archive =
+        crate::office::archive::Archive::open(&bytes, Limits::default(), &cancel).expect("opens");
+    let mut parts: Vec<(String, String)> = Vec::new();
+    for name in archive.names() {
+        let content =
+            String::from_utf8(archive.read(&name).expect("reads").expect("part")).expect("utf-8");
+        let again: String = (0..20_000)
+            .map(|i| format!(r#"<sheet name="Copy{i}" sheetId="{}" r:id="rId1"/>"#, i + 2))
+            .collect();
+        parts.push((
+            name,
+            content.replace("</sheets>", &format!("{again}</sheets>")),
+        ));
+    }
+    let all: Vec<(&str, &str)> = parts
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.as_str()))
+        .collect();
+    let text = read(&zip_of(&all));
+    assert!(text.starts_with("## S\n7\n\n## Copy0\n(the same sheet as \"S\", shown above)\n"));
+    assert_eq!(text.matches("shown above").count(), 20_000);
+}
+
+#[test]
+fn an_invalid_utf8_byte_in_a_sheet_is_a_replacement_character_and_malformed_xml_is_refused() {
+    let raw = |sheet: &[u8]| {
+        use std::io::Write;
+        let good = workbook(&[("S", "", "")], &[], "");
+        let cancel = Cancel::new();
+        let mut archive = crate::office::archive::Archive::open(&good, Limits::default(), &cancel)
+            .expect("opens");
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for name in archive.names() {
+            let mut content = archive.read(&name).expect("reads").expect("part");
+            if name.ends_with("sheet1.xml") {
+                content = sheet.to_vec();
+            }
+            writer
+                .start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+                .expect("zip");
+            writer.write_all(&content).expect("zip");
+        }
+        let bytes = writer.finish().expect("zip").into_inner();
+        to_text(&bytes, Limits::default(), &Cancel::new())
+    };
+    let text = raw(b"<worksheet><sheetData><row r=\"1\"><c r=\"A1\" t=\"inlineStr\"><is><t>caf\xE9</t></is></c></row></sheetData></worksheet>")
+        .expect("converts");
+    assert_eq!(
+        text,
+        "## S\ncaf\u{FFFD}\n\n[Note: part xl/worksheets/sheet1.xml of this file has 1 invalid UTF-8 \
+         sequence, shown as \u{FFFD}.]\n"
+    );
+    let err = raw(b"<worksheet><sheetData><row>\xE9</sheetData></worksheet>").err();
+    assert!(err.is_some_and(|e| e.to_string().contains("not well-formed")));
+}

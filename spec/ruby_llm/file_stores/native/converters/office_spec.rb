@@ -57,6 +57,18 @@ RSpec.describe RubyLLM::FileStore::Converters::Office do
         .to eq(['1. Again first', '2. Again second', 'A) Alpha', 'B) Beta', '5. From five'])
     end
 
+    it 'counts a list per abstractNum: a startOverride restarts it, and the style\'s w:num continues that count' do
+      expect(lines('list_restart.docx')).to eq(
+        ['1. First list, one', '2. First list, two', '3. First list, three', 'Between the lists',
+         '1. Second list, first', '2. Second list, second', '3. Second list, third', '4. Second list, fourth']
+      )
+    end
+
+    it 'continues the count under a w:num that only redefines a level\'s format' do
+      expect(lines('list_format_override.docx'))
+        .to eq(['1. Decimal one', 'B. Letter two', 'C. Letter three', '4. Decimal four'])
+    end
+
     it 'gives no label to a paragraph taken out of its list (numId 0)' do
       expect(lines('lists.docx').last).to eq('Numbering removed')
     end
@@ -251,6 +263,13 @@ RSpec.describe RubyLLM::FileStore::Converters::Office do
 
     it 'refuses a part that expands too many times its compressed size' do
       expect(refusal('ratio_bomb.xlsx')).to match(/ratio_bomb\.xlsx\b.*expands more than \d+x.*zip bomb/)
+    end
+
+    it 'reads a byte that is not UTF-8 as U+FFFD, with a note naming the part' do
+      expect(convert('bad_byte.xlsx')).to eq(
+        "## S\ncaf\uFFFD\t2\n\n[Note: part xl/worksheets/sheet1.xml of this file has 1 invalid UTF-8 sequence, " \
+        "shown as \uFFFD.]\n"
+      )
     end
 
     it 'does not expand an entity bomb: references to DTD entities are dropped' do
