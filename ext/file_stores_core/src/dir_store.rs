@@ -21,6 +21,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use parking_lot::RwLock;
 use rayon::prelude::*;
@@ -32,10 +33,13 @@ use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsutil::{
-    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at, visible_entries,
+    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at,
+    visible_entries_noting,
 };
 use crate::lock::{FolderLock, Held};
-use crate::path::{is_hidden, normalize, normalize_folder, split_parent, MAX_PATH_BYTES};
+use crate::path::{
+    is_hidden, normalize, normalize_folder, split_parent, MAX_DEPTH, MAX_PATH_BYTES,
+};
 
 /// What the store knows of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,9 +149,16 @@ impl DirStore {
 
     /// The files in `folder` ("" for all), sorted by path.
     pub fn list(&self, folder: &str, cancel: &Cancel) -> Result<Vec<FileInfo>> {
+        Ok(self.list_noting(folder, cancel)?.0)
+    }
+
+    /// [`DirStore::list`], with what the walk left out: names a store path
+    /// cannot hold, and folders deeper than one reaches.
+    pub fn list_noting(&self, folder: &str, cancel: &Cancel) -> Result<(Vec<FileInfo>, Skipped)> {
         let folder = normalize_folder(folder)?;
+        let mut skipped = Skipped::default();
         if is_hidden(&folder) {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), skipped));
         }
         let dir = match open_folder(&self.root_fd, &folder, false) {
             Ok(Some(dir)) => dir,
@@ -155,15 +166,21 @@ impl DirStore {
             | Err(Error {
                 kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
                 ..
-            }) => return Ok(Vec::new()),
+            }) => return Ok((Vec::new(), skipped)),
             Err(e) => return Err(e),
         };
         crate::pool::install(|| {
-            let mut files = self.walk(dir, folder, cancel, &|dir, path, st| {
-                self.info_at(dir, path, st, cancel)
-            })?;
+            let mut files = self.walk(
+                dir,
+                folder,
+                cancel,
+                &|dir, path, st| self.info_at(dir, path, st, cancel),
+                &mut skipped,
+            )?;
             files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
-            Ok(files)
+            skipped.names.sort_unstable();
+            skipped.deep.sort_unstable();
+            Ok((files, skipped))
         })
     }
 
@@ -309,9 +326,13 @@ impl DirStore {
         let root = open_folder(&self.root_fd, "", false)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
         let sizes = crate::pool::install(|| {
-            self.walk(root, String::new(), cancel, &|_, _, st| {
-                Ok(Some(st.st_size as u64))
-            })
+            self.walk(
+                root,
+                String::new(),
+                cancel,
+                &|_, _, st| Ok(Some(st.st_size as u64)),
+                &mut Skipped::default(),
+            )
         })?;
         Ok(sizes.iter().sum())
     }
@@ -375,73 +396,139 @@ impl DirStore {
         );
     }
 
-    /// Walks `dir` (the folder `rel`) in parallel, calling `visit` for each
-    /// visible regular file and collecting what it returns.
+    /// Walks `dir` (the folder `rel`), calling `visit` for each visible
+    /// regular file and collecting what it returns.
+    ///
+    /// Folders are listed one after another from an explicit stack, never
+    /// by recursion, so a tree of any depth made outside the store cannot
+    /// overflow a thread's stack; folders a store path cannot reach (more
+    /// than [`MAX_DEPTH`] names, or [`MAX_PATH_BYTES`]) are not entered,
+    /// and are named in `skipped`, as are names a store path cannot hold.
+    /// Files are visited in parallel, a batch at a time, so the walk holds
+    /// at most a batch's and the stack's descriptors open.
     fn walk<T: Send>(
         &self,
         dir: OwnedFd,
         rel: String,
         cancel: &Cancel,
         visit: &Visit<'_, T>,
+        skipped: &mut Skipped,
     ) -> Result<Vec<T>> {
+        const BATCH: usize = 256;
         cancel.check()?;
-        let mut files = Vec::new();
-        let mut folders = Vec::new();
-        for (name, kind) in visible_entries(&dir, &rel)? {
-            let path = if rel.is_empty() {
+        let depth = if rel.is_empty() {
+            0
+        } else {
+            rel.split('/').count()
+        };
+        let entries = visible_entries_noting(&dir, &rel, &mut skipped.names)?;
+        let mut stack = vec![Frame {
+            dir: Arc::new(dir),
+            rel,
+            depth,
+            entries: entries.into_iter(),
+        }];
+        let mut found = Vec::new();
+        let mut batch: Vec<(Arc<OwnedFd>, String)> = Vec::with_capacity(BATCH);
+        while let Some(frame) = stack.last_mut() {
+            let Some((name, kind)) = frame.entries.next() else {
+                stack.pop();
+                continue;
+            };
+            let path = if frame.rel.is_empty() {
                 name
             } else {
-                format!("{rel}/{name}")
+                format!("{}/{name}", frame.rel)
             };
+            if path.len() > MAX_PATH_BYTES {
+                skipped.deep.push(path);
+                continue;
+            }
             match kind {
-                FileType::RegularFile => files.push(path),
-                // Deeper than a store path can reach: nothing there is addressable.
-                FileType::Directory if path.len() <= MAX_PATH_BYTES => folders.push(path),
+                FileType::RegularFile => {
+                    batch.push((frame.dir.clone(), path));
+                    if batch.len() == BATCH {
+                        found.append(&mut visit_batch(&batch, cancel, visit)?);
+                        batch.clear();
+                    }
+                }
+                // Nothing in it is addressable: a file there would nest
+                // more names than a store path may.
+                FileType::Directory if frame.depth + 1 >= MAX_DEPTH => skipped.deep.push(path),
+                FileType::Directory => {
+                    cancel.check()?;
+                    let (_, name) = split_parent(&path);
+                    let sub = match open_subdir(&*frame.dir, name, false, &path) {
+                        Ok(Some(sub)) => sub,
+                        // Gone, or swapped for a link, since we read the folder.
+                        Ok(None)
+                        | Err(Error {
+                            kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                            ..
+                        }) => continue,
+                        Err(e) => return Err(e),
+                    };
+                    let entries = visible_entries_noting(&sub, &path, &mut skipped.names)?;
+                    let depth = frame.depth + 1;
+                    stack.push(Frame {
+                        dir: Arc::new(sub),
+                        rel: path,
+                        depth,
+                        entries: entries.into_iter(),
+                    });
+                }
                 _ => {}
             }
         }
-        let (found, nested) = rayon::join(
-            || -> Result<Vec<T>> {
-                files
-                    .par_iter()
-                    .map(|path| {
-                        cancel.check()?;
-                        let (_, name) = split_parent(path);
-                        match stat_at(&dir, name, path)? {
-                            Some(st) if file_type(&st) == FileType::RegularFile => {
-                                visit(&dir, path, &st)
-                            }
-                            _ => Ok(None), // gone, or replaced, since the folder was read
-                        }
-                    })
-                    .filter_map(Result::transpose)
-                    .collect()
-            },
-            || -> Result<Vec<Vec<T>>> {
-                folders
-                    .into_par_iter()
-                    .map(|path| {
-                        let (_, name) = split_parent(&path);
-                        match open_subdir(&dir, name, false, &path) {
-                            Ok(Some(sub)) => self.walk(sub, path, cancel, visit),
-                            // Gone, or swapped for a link, since we read the folder.
-                            Ok(None)
-                            | Err(Error {
-                                kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
-                                ..
-                            }) => Ok(Vec::new()),
-                            Err(e) => Err(e),
-                        }
-                    })
-                    .collect()
-            },
-        );
-        let mut found = found?;
-        for mut more in nested? {
-            found.append(&mut more);
-        }
+        found.append(&mut visit_batch(&batch, cancel, visit)?);
         Ok(found)
     }
+}
+
+/// What a walk left out, for a note: paths a store path cannot name.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Files and folders whose names a store path cannot hold (not UTF-8,
+    /// a control character, a backslash), escaped.
+    pub names: Vec<String>,
+    /// Folders nested deeper than a store path reaches, and paths longer
+    /// than one may be.
+    pub deep: Vec<String>,
+}
+
+impl Skipped {
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty() && self.deep.is_empty()
+    }
+}
+
+/// A folder being listed by [`DirStore::walk`]: its entries not yet taken.
+struct Frame {
+    dir: Arc<OwnedFd>,
+    rel: String,
+    /// How many names `rel` holds.
+    depth: usize,
+    entries: std::vec::IntoIter<(String, FileType)>,
+}
+
+/// Visits a batch of files (each with its folder) in parallel.
+fn visit_batch<T: Send>(
+    batch: &[(Arc<OwnedFd>, String)],
+    cancel: &Cancel,
+    visit: &Visit<'_, T>,
+) -> Result<Vec<T>> {
+    batch
+        .par_iter()
+        .map(|(dir, path)| {
+            cancel.check()?;
+            let (_, name) = split_parent(path);
+            match stat_at(&**dir, name, path)? {
+                Some(st) if file_type(&st) == FileType::RegularFile => visit(dir, path, &st),
+                _ => Ok(None), // gone, or replaced, since the folder was read
+            }
+        })
+        .filter_map(Result::transpose)
+        .collect()
 }
 
 fn hash_file(file: &File, path: &str, cancel: &Cancel) -> Result<(String, Vec<u8>)> {
@@ -541,11 +628,19 @@ fn truncate_name(name: &str) -> &str {
 }
 
 /// Removes the folder `name` in `dir` if, after removing its empty
-/// subfolders, it holds nothing. Never follows links.
+/// subfolders, it holds nothing. Never follows links. Iterative, and no
+/// deeper than a store path reaches: a folder below that holds a folder,
+/// so it stays, and so do the folders above it.
 fn remove_empty_tree(dir: &OwnedFd, name: &str) {
-    if let Ok(Some(sub)) = open_subdir(dir, name, false, name) {
+    struct Level {
+        name: String,
+        dir: OwnedFd,
+        children: std::vec::IntoIter<String>,
+    }
+    let open = |parent: &OwnedFd, name: &str| -> Option<Level> {
+        let sub = open_subdir(parent, name, false, name).ok()??;
+        let mut children = Vec::new();
         if let Ok(mut reader) = Dir::read_from(&sub) {
-            let mut children = Vec::new();
             while let Some(Ok(entry)) = reader.read() {
                 if let Ok(child) = entry.file_name().to_str() {
                     if child != "." && child != ".." {
@@ -553,12 +648,32 @@ fn remove_empty_tree(dir: &OwnedFd, name: &str) {
                     }
                 }
             }
-            for child in children {
-                remove_empty_tree(&sub, &child);
+        }
+        Some(Level {
+            name: name.to_owned(),
+            dir: sub,
+            children: children.into_iter(),
+        })
+    };
+    let Some(top) = open(dir, name) else {
+        return;
+    };
+    let mut stack = vec![top];
+    while let Some(level) = stack.last_mut() {
+        match level.children.next() {
+            Some(child) => {
+                let next = open(&level.dir, &child);
+                if let Some(next) = next.filter(|_| stack.len() < MAX_DEPTH) {
+                    stack.push(next);
+                }
+            }
+            None => {
+                let Some(done) = stack.pop() else { break };
+                let parent = stack.last().map_or(dir, |l| &l.dir);
+                // Fails, as it should, when the folder still holds anything.
+                let _ = unlinkat(parent, &done.name, AtFlags::REMOVEDIR);
             }
         }
-        // Fails, as it should, when the folder still holds anything.
-        let _ = unlinkat(dir, name, AtFlags::REMOVEDIR);
     }
 }
 

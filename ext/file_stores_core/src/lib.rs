@@ -42,5 +42,5 @@ pub mod pool;
 pub mod search;
 
 pub use cancel::Cancel;
-pub use dir_store::{DirStore, FileInfo};
+pub use dir_store::{DirStore, FileInfo, Skipped};
 pub use error::{Error, ErrorKind, Result};

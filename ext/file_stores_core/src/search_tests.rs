@@ -364,7 +364,7 @@ fn names_files_whose_names_are_not_utf8() {
         .unwrap();
     assert_eq!(
         out,
-        "No matches.\nSkipped 1 file or folder whose name is not UTF-8: odd\u{fffd}.txt. Rename it to search it.\n"
+        "No matches.\nSkipped 1 file or folder whose name is not UTF-8, or holds a control character or a backslash: odd\\xff.txt. Rename it to search it.\n"
     );
 }
 
@@ -409,4 +409,53 @@ fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
         .folder(store.root_fd(), "", None, &HashMap::new(), &c)
         .unwrap();
     assert!(out.contains("ran out of time after 0 files"), "{out}");
+}
+
+#[test]
+fn a_pattern_over_the_cap_is_refused_before_it_is_compiled() {
+    let err = Search::new(&"a".repeat(MAX_PATTERN_BYTES + 1), Options::default())
+        .err()
+        .unwrap();
+    assert!(err.contains("over the limit of 16384"), "{err}");
+    assert!(Search::new(&"a".repeat(MAX_PATTERN_BYTES), Options::default()).is_ok());
+}
+
+/// Makes `levels` nested folders named `d` below `root`, step by step
+/// (relative to the last), so the tree can be deeper than any one path
+/// the system takes; puts `name` with `body` in the deepest.
+pub(crate) fn deep_tree(root: &std::path::Path, levels: usize, name: &str, body: &[u8]) {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let mut dir = rustix::fs::open(root, flags, Mode::empty()).unwrap();
+    for _ in 0..levels {
+        mkdirat(&dir, "d", Mode::from_bits_truncate(0o755)).unwrap();
+        dir = openat(&dir, "d", flags, Mode::empty()).unwrap();
+    }
+    let fd = openat(
+        &dir,
+        name,
+        OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC,
+        Mode::from_bits_truncate(0o644),
+    )
+    .unwrap();
+    rustix::io::write(&fd, body).unwrap();
+}
+
+#[test]
+fn a_tree_deeper_than_a_path_reaches_is_searched_to_the_cap_and_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = DirStore::open(tmp.path(), None).unwrap();
+    deep_tree(tmp.path(), 3000, "deep.txt", b"needle\n");
+    std::fs::write(tmp.path().join("top.txt"), b"needle\n").unwrap();
+    let out = Search::new("needle", Options::default())
+        .unwrap()
+        .folder(store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .unwrap();
+    assert!(out.starts_with("top.txt:1:needle\n"), "{out}");
+    assert!(
+        out.contains("Skipped 1 folder deeper than a store path reaches"),
+        "{out}"
+    );
+    let needing = Search::files_needing_text(store.root_fd(), "", None, &Cancel::new()).unwrap();
+    assert!(needing.is_empty());
 }
