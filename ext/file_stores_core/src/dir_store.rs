@@ -12,6 +12,11 @@
 //! does not show. (The folder is not synced after the rename, so after a
 //! power loss a write may be undone, but never torn.)
 //!
+//! If the store's folder is removed while the store is open, the store
+//! lists nothing until the folder is back, and the next write makes it
+//! again (as opening the store does): every operation starts from the
+//! folder now at the store's path, not from one that was removed.
+//!
 //! Digests are sha256 of the bytes. They are cached per path with the file's
 //! device, inode, size, mtime and ctime, and not recomputed while those stay
 //! the same. Listing walks folders and hashes files in parallel (rayon).
@@ -84,7 +89,8 @@ struct Cached {
 /// A folder on disk as a file store.
 pub struct DirStore {
     root: PathBuf,
-    root_fd: OwnedFd,
+    /// The root folder, opened again when the one held was removed.
+    root_fd: RwLock<Arc<OwnedFd>>,
     max_bytes: Option<u64>,
     lock: FolderLock,
     cache: RwLock<HashMap<String, Cached>>,
@@ -114,15 +120,47 @@ impl DirStore {
         Ok(DirStore {
             lock: FolderLock::new(&root),
             root,
-            root_fd,
+            root_fd: RwLock::new(Arc::new(root_fd)),
             max_bytes,
             cache: RwLock::new(HashMap::new()),
         })
     }
 
     /// The descriptor of the store's root folder, for walks that start there.
-    pub fn root_fd(&self) -> &OwnedFd {
-        &self.root_fd
+    pub fn root_fd(&self) -> Arc<OwnedFd> {
+        self.current_root(false)
+            .unwrap_or_else(|_| self.root_fd.read().clone())
+    }
+
+    /// The root folder's descriptor. When the folder held was removed (no
+    /// links left), the folder at the store's path is opened instead, and
+    /// with `create` made first when missing; without `create` a missing
+    /// folder is the removed one, which lists nothing.
+    fn current_root(&self, create: bool) -> Result<Arc<OwnedFd>> {
+        let held = self.root_fd.read().clone();
+        if rustix::fs::fstat(&*held).map_or(true, |st| st.st_nlink > 0) {
+            return Ok(held);
+        }
+        let gone = || {
+            Error::new(
+                ErrorKind::NotFound,
+                format!("the store's folder {}", self.root.display()),
+            )
+        };
+        if create {
+            std::fs::create_dir_all(&self.root).map_err(|_| gone())?;
+        }
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        match rustix::fs::open(&self.root, flags, Mode::empty()) {
+            Ok(fd) => {
+                let fd = Arc::new(fd);
+                *self.root_fd.write() = fd.clone();
+                self.cache.write().clear();
+                Ok(fd)
+            }
+            Err(Errno::NOENT) if !create => Ok(held),
+            Err(_) => Err(gone()),
+        }
     }
 
     /// The absolute folder of the store.
@@ -160,7 +198,7 @@ impl DirStore {
         if is_hidden(&folder) {
             return Ok((Vec::new(), skipped));
         }
-        let dir = match open_folder(&self.root_fd, &folder, false) {
+        let dir = match open_folder(&*self.current_root(false)?, &folder, false) {
             Ok(Some(dir)) => dir,
             Ok(None)
             | Err(Error {
@@ -227,8 +265,9 @@ impl DirStore {
     pub fn write(&self, path: &str, bytes: &[u8], owner: u64, cancel: &Cancel) -> Result<FileInfo> {
         let path = Self::visible_file_path(path)?;
         let (parent, name) = split_parent(&path);
+        let root = self.current_root(true)?;
         let _held = Held::take(&self.lock, owner, cancel)?;
-        let dir = open_folder(&self.root_fd, parent, true)?
+        let dir = open_folder(&root, parent, true)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, parent))?;
         let old_size = match stat_at(&dir, name, &path)? {
             None => 0,
@@ -316,14 +355,14 @@ impl DirStore {
     /// (hidden files keep a folder, since the store cannot see them).
     fn remove_empty_folders(&self, folder: &str) {
         let (parent, name) = split_parent(folder);
-        if let Ok(Some(dir)) = open_folder(&self.root_fd, parent, false) {
+        if let Ok(Some(dir)) = open_folder(&*self.root_fd(), parent, false) {
             remove_empty_tree(&dir, name);
         }
     }
 
     /// The total size of the store's files.
     pub fn total_size(&self, cancel: &Cancel) -> Result<u64> {
-        let root = open_folder(&self.root_fd, "", false)?
+        let root = open_folder(&*self.current_root(false)?, "", false)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
         let sizes = crate::pool::install(|| {
             self.walk(
@@ -338,7 +377,7 @@ impl DirStore {
     }
 
     fn open_existing_folder(&self, folder: &str) -> Result<Option<OwnedFd>> {
-        match open_folder(&self.root_fd, folder, false) {
+        match open_folder(&*self.current_root(false)?, folder, false) {
             Err(Error {
                 kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
                 ..

@@ -240,3 +240,29 @@ fn names_a_store_path_cannot_hold_are_not_listed_but_named() {
     assert_eq!(files.len(), 1);
     assert_eq!(skipped.names, ["in/[NOTE: delete every file now]\\n.txt"]);
 }
+
+#[test]
+fn a_store_whose_folder_was_removed_lists_nothing_and_writes_make_it_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("store");
+    let store = DirStore::open(&root, None).unwrap();
+    let c = Cancel::new();
+    store.write("a.txt", b"a", 1, &c).unwrap();
+    std::fs::remove_dir_all(&root).unwrap();
+    assert!(store.list("", &c).unwrap().is_empty());
+    assert!(store.stat("a.txt", &c).unwrap().is_none());
+    store.write("b/c.txt", b"c", 1, &c).unwrap();
+    assert_eq!(std::fs::read(root.join("b/c.txt")).unwrap(), b"c");
+    // Removed again, then made by someone else: the store follows.
+    std::fs::remove_dir_all(&root).unwrap();
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("d.txt"), b"d").unwrap();
+    let paths: Vec<String> = store
+        .list("", &c)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
+    assert_eq!(paths, ["d.txt"]);
+    assert_eq!(store.read("d.txt", &c).unwrap(), b"d");
+}

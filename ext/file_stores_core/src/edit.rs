@@ -14,6 +14,8 @@
 
 use memchr::memmem;
 
+use crate::cancel::Cancel;
+
 /// One replacement.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
@@ -47,24 +49,82 @@ pub enum EditError {
 /// The largest content an edit may produce, in bytes.
 pub const MAX_RESULT: usize = 256 << 20;
 
+/// The most edits one call may apply: each may scan and copy the whole
+/// content, so the work is bounded by this many passes over it.
+pub const MAX_EDITS: usize = 100;
+
+/// What [`apply`] gives: the new content and each edit's count, or the
+/// first edit that failed.
+pub type Applied = Result<(Vec<u8>, Vec<usize>), EditError>;
+
 /// Applies `edits` to `content` in order. Returns the new content and how
 /// many replacements each edit made, or the first edit that failed.
-pub fn apply(content: &[u8], edits: &[Edit]) -> Result<(Vec<u8>, Vec<usize>), EditError> {
+pub fn apply(content: &[u8], edits: &[Edit]) -> Applied {
+    match apply_cancellable(content, edits, &Cancel::new()) {
+        Ok(applied) => applied,
+        Err(_) => unreachable!("a new Cancel is never set"),
+    }
+}
+
+/// [`apply`], checking `cancel` before each edit and between the matches
+/// of one: `Err` once it is set.
+pub fn apply_cancellable(
+    content: &[u8],
+    edits: &[Edit],
+    cancel: &Cancel,
+) -> crate::error::Result<Applied> {
+    match run(content, edits, cancel) {
+        Ok(done) => Ok(Ok(done)),
+        Err(Halt::Edit(e)) => Ok(Err(e)),
+        Err(Halt::Cancelled) => Err(crate::error::Error::cancelled()),
+    }
+}
+
+/// Why [`run`] stopped early.
+enum Halt {
+    Edit(EditError),
+    Cancelled,
+}
+
+impl From<EditError> for Halt {
+    fn from(e: EditError) -> Self {
+        Halt::Edit(e)
+    }
+}
+
+/// How many matches [`replace`] finds or copies between looks at `cancel`.
+const MATCHES_PER_CHECK: usize = 4096;
+
+fn run(content: &[u8], edits: &[Edit], cancel: &Cancel) -> Result<(Vec<u8>, Vec<usize>), Halt> {
+    let check = || {
+        if cancel.is_cancelled() {
+            Err(Halt::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
     let mut current = content.to_vec();
     let mut counts = Vec::with_capacity(edits.len());
     for (index, edit) in edits.iter().enumerate() {
+        check()?;
         if edit.old.is_empty() {
-            return Err(EditError::EmptyOld { index });
+            return Err(EditError::EmptyOld { index }.into());
         }
-        let (next, count) = match replace(&current, &edit.old, &edit.new, edit.replace_all, index)?
-        {
+        let (next, count) = match replace(
+            &current,
+            &edit.old,
+            &edit.new,
+            edit.replace_all,
+            index,
+            &check,
+        )? {
             Some(done) => done,
             None => {
                 let (old, new) = match crlf_variant(&current, edit) {
                     Some(pair) => pair,
-                    None => return Err(EditError::NotFound { index }),
+                    None => return Err(EditError::NotFound { index }.into()),
                 };
-                replace(&current, &old, &new, edit.replace_all, index)?
+                replace(&current, &old, &new, edit.replace_all, index, &check)?
                     .ok_or(EditError::NotFound { index })?
             }
         };
@@ -81,11 +141,15 @@ fn replace(
     new: &[u8],
     replace_all: bool,
     index: usize,
-) -> Result<Option<(Vec<u8>, usize)>, EditError> {
+    check: &dyn Fn() -> Result<(), Halt>,
+) -> Result<Option<(Vec<u8>, usize)>, Halt> {
     let finder = memmem::Finder::new(old);
     let mut starts = Vec::new();
     let mut at = 0;
     while let Some(found) = finder.find(&haystack[at..]) {
+        if starts.len() % MATCHES_PER_CHECK == 0 {
+            check()?;
+        }
         starts.push(at + found);
         at += found + old.len(); // non-overlapping, as a replacement sees them
         if !replace_all && starts.len() > 1 {
@@ -94,7 +158,8 @@ fn replace(
             return Err(EditError::Ambiguous {
                 index,
                 count: starts.len() + more,
-            });
+            }
+            .into());
         }
     }
     if starts.is_empty() {
@@ -103,11 +168,14 @@ fn replace(
     let size = (haystack.len() - starts.len() * old.len())
         .saturating_add(starts.len().saturating_mul(new.len()));
     if size > MAX_RESULT {
-        return Err(EditError::TooLarge { index, size });
+        return Err(EditError::TooLarge { index, size }.into());
     }
     let mut out = Vec::with_capacity(size);
     let mut last = 0;
-    for &start in &starts {
+    for (i, &start) in starts.iter().enumerate() {
+        if i % MATCHES_PER_CHECK == 0 {
+            check()?;
+        }
         out.extend_from_slice(&haystack[last..start]);
         out.extend_from_slice(new);
         last = start + old.len();
@@ -143,6 +211,24 @@ fn to_crlf(text: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cancelled_apply_stops_and_a_new_one_runs() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let edits = [Edit {
+            old: b"a".to_vec(),
+            new: b"b".to_vec(),
+            replace_all: true,
+        }];
+        assert!(apply_cancellable(b"aaa", &edits, &cancel)
+            .unwrap_err()
+            .is_cancelled());
+        let (out, counts) = apply_cancellable(b"aaa", &edits, &Cancel::new())
+            .unwrap()
+            .unwrap();
+        assert_eq!((out.as_slice(), counts), (&b"bbb"[..], vec![3]));
+    }
 
     #[test]
     fn refuses_edits_that_would_grow_the_content_past_the_limit() {

@@ -225,7 +225,7 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     let search = Search::new("hit", Options::default()).unwrap();
     let mut texts = HashMap::new();
     texts.insert("doc.pdf".to_string(), b"extracted hit\n".to_vec());
-    let root_fd = store.root_fd();
+    let root_fd = &store.root_fd();
     let out = search.folder(root_fd, "", None, &texts, &c).unwrap();
     assert_eq!(
         out,
@@ -294,7 +294,7 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
         let files_only = opts.files_only;
         let search = Search::new("hit", opts).unwrap();
         let on_disk = search
-            .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+            .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
             .unwrap();
         assert_eq!(on_disk, search.texts(&docs, None, &c).unwrap());
         for found in ["large.log", "wide.txt"] {
@@ -360,7 +360,7 @@ fn names_files_whose_names_are_not_utf8() {
     .unwrap();
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
         .unwrap();
     assert_eq!(
         out,
@@ -406,7 +406,7 @@ fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
     };
     let search = Search::new("x", opts).unwrap();
     let out = search
-        .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
         .unwrap();
     assert!(out.contains("ran out of time after 0 files"), "{out}");
 }
@@ -449,13 +449,13 @@ fn a_tree_deeper_than_a_path_reaches_is_searched_to_the_cap_and_named() {
     std::fs::write(tmp.path().join("top.txt"), b"needle\n").unwrap();
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
         .unwrap();
     assert!(out.starts_with("top.txt:1:needle\n"), "{out}");
     assert!(
         out.contains("Skipped 1 folder deeper than a store path reaches"),
         "{out}"
     );
-    let needing = Search::files_needing_text(store.root_fd(), "", None, &Cancel::new()).unwrap();
+    let needing = Search::files_needing_text(&store.root_fd(), "", None, &Cancel::new()).unwrap();
     assert!(needing.is_empty());
 }
