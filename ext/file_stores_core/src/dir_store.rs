@@ -355,7 +355,7 @@ impl DirStore {
     /// (hidden files keep a folder, since the store cannot see them).
     fn remove_empty_folders(&self, folder: &str) {
         let (parent, name) = split_parent(folder);
-        if let Ok(Some(dir)) = open_folder(&*self.root_fd(), parent, false) {
+        if let Ok(Some(dir)) = open_folder(&self.root_fd(), parent, false) {
             remove_empty_tree(&dir, name);
         }
     }
