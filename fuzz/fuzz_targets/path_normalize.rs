@@ -4,10 +4,12 @@
 //! all the API takes). Beyond "no panic" it checks what every store relies
 //! on: an accepted path is relative, has no `.`/`..`/empty segments, no NUL,
 //! control character or backslash, keeps the input's names in order, fits the
-//! length limits, and normalising it again changes nothing.
+//! length and depth limits, and normalising it again changes nothing.
 #![no_main]
 
-use file_stores_core::path::{normalize, normalize_folder, MAX_NAME_BYTES, MAX_PATH_BYTES};
+use file_stores_core::path::{
+    normalize, normalize_folder, MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -44,6 +46,7 @@ fn check_normalized(input: &str, out: &str) {
     } else {
         out.split('/').collect()
     };
+    assert!(names.len() <= MAX_DEPTH, "{input:?} -> {} names", names.len());
     for name in &names {
         assert!(!matches!(*name, "" | "." | ".."), "{input:?} -> {out:?}");
         assert!(name.len() <= MAX_NAME_BYTES);

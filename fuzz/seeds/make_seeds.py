@@ -7,6 +7,8 @@ libFuzzer mutates them, so they only need to show each input's shape.
 
 - path_normalize: one path per file.
 - glob_match: glob line, folder line, then paths (see the target's doc).
+- glob_any_length: a repeat count (two bytes, little-endian), a glob piece,
+  a newline and a path.
 - multi_edit: flags byte, then content, old, new... separated by 0x1E.
 - office_to_text: tiny real .docx/.xlsx/.pptx zips (deflated, as Office
   writes them) and the same packages as `== part` text lists, which the
@@ -227,6 +229,20 @@ def glob_seeds():
         write("glob_match", f"glob{i:02}", "\n".join([glob, folder] + paths))
 
 
+def glob_length_seeds():
+    cases = [
+        (1, "*.md", "notes/a.md"),
+        (4096, "*", "x"),
+        (100, "{a,b}", "ab"),
+        (2000, "**/", "a/b/c"),
+        (65535, "[!/]", "q"),
+        (700, "{*,?}", "zz"),
+    ]
+    for i, (times, piece, path) in enumerate(cases):
+        data = times.to_bytes(2, "little") + f"{piece}\n{path}".encode("utf-8")
+        write("glob_any_length", f"length{i:02}", data)
+
+
 def edit_seeds():
     sep = b"\x1e"
     cases = [
@@ -247,5 +263,6 @@ def edit_seeds():
 if __name__ == "__main__":
     path_seeds()
     glob_seeds()
+    glob_length_seeds()
     edit_seeds()
     office_seeds()

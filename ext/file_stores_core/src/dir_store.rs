@@ -12,6 +12,11 @@
 //! does not show. (The folder is not synced after the rename, so after a
 //! power loss a write may be undone, but never torn.)
 //!
+//! If the store's folder is removed while the store is open, the store
+//! lists nothing until the folder is back, and the next write makes it
+//! again (as opening the store does): every operation starts from the
+//! folder now at the store's path, not from one that was removed.
+//!
 //! Digests are sha256 of the bytes. They are cached per path with the file's
 //! device, inode, size, mtime and ctime, and not recomputed while those stay
 //! the same. Listing walks folders and hashes files in parallel (rayon).
@@ -21,6 +26,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use parking_lot::RwLock;
 use rayon::prelude::*;
@@ -32,10 +38,13 @@ use crate::cancel::Cancel;
 use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsutil::{
-    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at, visible_entries,
+    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at,
+    visible_entries_noting,
 };
 use crate::lock::{FolderLock, Held};
-use crate::path::{is_hidden, normalize, normalize_folder, split_parent, MAX_PATH_BYTES};
+use crate::path::{
+    is_hidden, normalize, normalize_folder, split_parent, MAX_DEPTH, MAX_PATH_BYTES,
+};
 
 /// What the store knows of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +89,8 @@ struct Cached {
 /// A folder on disk as a file store.
 pub struct DirStore {
     root: PathBuf,
-    root_fd: OwnedFd,
+    /// The root folder, opened again when the one held was removed.
+    root_fd: RwLock<Arc<OwnedFd>>,
     max_bytes: Option<u64>,
     lock: FolderLock,
     cache: RwLock<HashMap<String, Cached>>,
@@ -110,15 +120,47 @@ impl DirStore {
         Ok(DirStore {
             lock: FolderLock::new(&root),
             root,
-            root_fd,
+            root_fd: RwLock::new(Arc::new(root_fd)),
             max_bytes,
             cache: RwLock::new(HashMap::new()),
         })
     }
 
     /// The descriptor of the store's root folder, for walks that start there.
-    pub fn root_fd(&self) -> &OwnedFd {
-        &self.root_fd
+    pub fn root_fd(&self) -> Arc<OwnedFd> {
+        self.current_root(false)
+            .unwrap_or_else(|_| self.root_fd.read().clone())
+    }
+
+    /// The root folder's descriptor. When the folder held was removed (no
+    /// links left), the folder at the store's path is opened instead, and
+    /// with `create` made first when missing; without `create` a missing
+    /// folder is the removed one, which lists nothing.
+    fn current_root(&self, create: bool) -> Result<Arc<OwnedFd>> {
+        let held = self.root_fd.read().clone();
+        if rustix::fs::fstat(&*held).map_or(true, |st| st.st_nlink > 0) {
+            return Ok(held);
+        }
+        let gone = || {
+            Error::new(
+                ErrorKind::NotFound,
+                format!("the store's folder {}", self.root.display()),
+            )
+        };
+        if create {
+            std::fs::create_dir_all(&self.root).map_err(|_| gone())?;
+        }
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        match rustix::fs::open(&self.root, flags, Mode::empty()) {
+            Ok(fd) => {
+                let fd = Arc::new(fd);
+                *self.root_fd.write() = fd.clone();
+                self.cache.write().clear();
+                Ok(fd)
+            }
+            Err(Errno::NOENT) if !create => Ok(held),
+            Err(_) => Err(gone()),
+        }
     }
 
     /// The absolute folder of the store.
@@ -145,25 +187,38 @@ impl DirStore {
 
     /// The files in `folder` ("" for all), sorted by path.
     pub fn list(&self, folder: &str, cancel: &Cancel) -> Result<Vec<FileInfo>> {
+        Ok(self.list_noting(folder, cancel)?.0)
+    }
+
+    /// [`DirStore::list`], with what the walk left out: names a store path
+    /// cannot hold, and folders deeper than one reaches.
+    pub fn list_noting(&self, folder: &str, cancel: &Cancel) -> Result<(Vec<FileInfo>, Skipped)> {
         let folder = normalize_folder(folder)?;
+        let mut skipped = Skipped::default();
         if is_hidden(&folder) {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), skipped));
         }
-        let dir = match open_folder(&self.root_fd, &folder, false) {
+        let dir = match open_folder(&*self.current_root(false)?, &folder, false) {
             Ok(Some(dir)) => dir,
             Ok(None)
             | Err(Error {
                 kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
                 ..
-            }) => return Ok(Vec::new()),
+            }) => return Ok((Vec::new(), skipped)),
             Err(e) => return Err(e),
         };
         crate::pool::install(|| {
-            let mut files = self.walk(dir, folder, cancel, &|dir, path, st| {
-                self.info_at(dir, path, st, cancel)
-            })?;
+            let mut files = self.walk(
+                dir,
+                folder,
+                cancel,
+                &|dir, path, st| self.info_at(dir, path, st, cancel),
+                &mut skipped,
+            )?;
             files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
-            Ok(files)
+            skipped.names.sort_unstable();
+            skipped.deep.sort_unstable();
+            Ok((files, skipped))
         })
     }
 
@@ -210,8 +265,9 @@ impl DirStore {
     pub fn write(&self, path: &str, bytes: &[u8], owner: u64, cancel: &Cancel) -> Result<FileInfo> {
         let path = Self::visible_file_path(path)?;
         let (parent, name) = split_parent(&path);
+        let root = self.current_root(true)?;
         let _held = Held::take(&self.lock, owner, cancel)?;
-        let dir = open_folder(&self.root_fd, parent, true)?
+        let dir = open_folder(&root, parent, true)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, parent))?;
         let old_size = match stat_at(&dir, name, &path)? {
             None => 0,
@@ -299,25 +355,29 @@ impl DirStore {
     /// (hidden files keep a folder, since the store cannot see them).
     fn remove_empty_folders(&self, folder: &str) {
         let (parent, name) = split_parent(folder);
-        if let Ok(Some(dir)) = open_folder(&self.root_fd, parent, false) {
+        if let Ok(Some(dir)) = open_folder(&self.root_fd(), parent, false) {
             remove_empty_tree(&dir, name);
         }
     }
 
     /// The total size of the store's files.
     pub fn total_size(&self, cancel: &Cancel) -> Result<u64> {
-        let root = open_folder(&self.root_fd, "", false)?
+        let root = open_folder(&*self.current_root(false)?, "", false)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
         let sizes = crate::pool::install(|| {
-            self.walk(root, String::new(), cancel, &|_, _, st| {
-                Ok(Some(st.st_size as u64))
-            })
+            self.walk(
+                root,
+                String::new(),
+                cancel,
+                &|_, _, st| Ok(Some(st.st_size as u64)),
+                &mut Skipped::default(),
+            )
         })?;
         Ok(sizes.iter().sum())
     }
 
     fn open_existing_folder(&self, folder: &str) -> Result<Option<OwnedFd>> {
-        match open_folder(&self.root_fd, folder, false) {
+        match open_folder(&*self.current_root(false)?, folder, false) {
             Err(Error {
                 kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
                 ..
@@ -375,73 +435,139 @@ impl DirStore {
         );
     }
 
-    /// Walks `dir` (the folder `rel`) in parallel, calling `visit` for each
-    /// visible regular file and collecting what it returns.
+    /// Walks `dir` (the folder `rel`), calling `visit` for each visible
+    /// regular file and collecting what it returns.
+    ///
+    /// Folders are listed one after another from an explicit stack, never
+    /// by recursion, so a tree of any depth made outside the store cannot
+    /// overflow a thread's stack; folders a store path cannot reach (more
+    /// than [`MAX_DEPTH`] names, or [`MAX_PATH_BYTES`]) are not entered,
+    /// and are named in `skipped`, as are names a store path cannot hold.
+    /// Files are visited in parallel, a batch at a time, so the walk holds
+    /// at most a batch's and the stack's descriptors open.
     fn walk<T: Send>(
         &self,
         dir: OwnedFd,
         rel: String,
         cancel: &Cancel,
         visit: &Visit<'_, T>,
+        skipped: &mut Skipped,
     ) -> Result<Vec<T>> {
+        const BATCH: usize = 256;
         cancel.check()?;
-        let mut files = Vec::new();
-        let mut folders = Vec::new();
-        for (name, kind) in visible_entries(&dir, &rel)? {
-            let path = if rel.is_empty() {
+        let depth = if rel.is_empty() {
+            0
+        } else {
+            rel.split('/').count()
+        };
+        let entries = visible_entries_noting(&dir, &rel, &mut skipped.names)?;
+        let mut stack = vec![Frame {
+            dir: Arc::new(dir),
+            rel,
+            depth,
+            entries: entries.into_iter(),
+        }];
+        let mut found = Vec::new();
+        let mut batch: Vec<(Arc<OwnedFd>, String)> = Vec::with_capacity(BATCH);
+        while let Some(frame) = stack.last_mut() {
+            let Some((name, kind)) = frame.entries.next() else {
+                stack.pop();
+                continue;
+            };
+            let path = if frame.rel.is_empty() {
                 name
             } else {
-                format!("{rel}/{name}")
+                format!("{}/{name}", frame.rel)
             };
+            if path.len() > MAX_PATH_BYTES {
+                skipped.deep.push(path);
+                continue;
+            }
             match kind {
-                FileType::RegularFile => files.push(path),
-                // Deeper than a store path can reach: nothing there is addressable.
-                FileType::Directory if path.len() <= MAX_PATH_BYTES => folders.push(path),
+                FileType::RegularFile => {
+                    batch.push((frame.dir.clone(), path));
+                    if batch.len() == BATCH {
+                        found.append(&mut visit_batch(&batch, cancel, visit)?);
+                        batch.clear();
+                    }
+                }
+                // Nothing in it is addressable: a file there would nest
+                // more names than a store path may.
+                FileType::Directory if frame.depth + 1 >= MAX_DEPTH => skipped.deep.push(path),
+                FileType::Directory => {
+                    cancel.check()?;
+                    let (_, name) = split_parent(&path);
+                    let sub = match open_subdir(&*frame.dir, name, false, &path) {
+                        Ok(Some(sub)) => sub,
+                        // Gone, or swapped for a link, since we read the folder.
+                        Ok(None)
+                        | Err(Error {
+                            kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+                            ..
+                        }) => continue,
+                        Err(e) => return Err(e),
+                    };
+                    let entries = visible_entries_noting(&sub, &path, &mut skipped.names)?;
+                    let depth = frame.depth + 1;
+                    stack.push(Frame {
+                        dir: Arc::new(sub),
+                        rel: path,
+                        depth,
+                        entries: entries.into_iter(),
+                    });
+                }
                 _ => {}
             }
         }
-        let (found, nested) = rayon::join(
-            || -> Result<Vec<T>> {
-                files
-                    .par_iter()
-                    .map(|path| {
-                        cancel.check()?;
-                        let (_, name) = split_parent(path);
-                        match stat_at(&dir, name, path)? {
-                            Some(st) if file_type(&st) == FileType::RegularFile => {
-                                visit(&dir, path, &st)
-                            }
-                            _ => Ok(None), // gone, or replaced, since the folder was read
-                        }
-                    })
-                    .filter_map(Result::transpose)
-                    .collect()
-            },
-            || -> Result<Vec<Vec<T>>> {
-                folders
-                    .into_par_iter()
-                    .map(|path| {
-                        let (_, name) = split_parent(&path);
-                        match open_subdir(&dir, name, false, &path) {
-                            Ok(Some(sub)) => self.walk(sub, path, cancel, visit),
-                            // Gone, or swapped for a link, since we read the folder.
-                            Ok(None)
-                            | Err(Error {
-                                kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
-                                ..
-                            }) => Ok(Vec::new()),
-                            Err(e) => Err(e),
-                        }
-                    })
-                    .collect()
-            },
-        );
-        let mut found = found?;
-        for mut more in nested? {
-            found.append(&mut more);
-        }
+        found.append(&mut visit_batch(&batch, cancel, visit)?);
         Ok(found)
     }
+}
+
+/// What a walk left out, for a note: paths a store path cannot name.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Files and folders whose names a store path cannot hold (not UTF-8,
+    /// a control character, a backslash), escaped.
+    pub names: Vec<String>,
+    /// Folders nested deeper than a store path reaches, and paths longer
+    /// than one may be.
+    pub deep: Vec<String>,
+}
+
+impl Skipped {
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty() && self.deep.is_empty()
+    }
+}
+
+/// A folder being listed by [`DirStore::walk`]: its entries not yet taken.
+struct Frame {
+    dir: Arc<OwnedFd>,
+    rel: String,
+    /// How many names `rel` holds.
+    depth: usize,
+    entries: std::vec::IntoIter<(String, FileType)>,
+}
+
+/// Visits a batch of files (each with its folder) in parallel.
+fn visit_batch<T: Send>(
+    batch: &[(Arc<OwnedFd>, String)],
+    cancel: &Cancel,
+    visit: &Visit<'_, T>,
+) -> Result<Vec<T>> {
+    batch
+        .par_iter()
+        .map(|(dir, path)| {
+            cancel.check()?;
+            let (_, name) = split_parent(path);
+            match stat_at(&**dir, name, path)? {
+                Some(st) if file_type(&st) == FileType::RegularFile => visit(dir, path, &st),
+                _ => Ok(None), // gone, or replaced, since the folder was read
+            }
+        })
+        .filter_map(Result::transpose)
+        .collect()
 }
 
 fn hash_file(file: &File, path: &str, cancel: &Cancel) -> Result<(String, Vec<u8>)> {
@@ -541,11 +667,19 @@ fn truncate_name(name: &str) -> &str {
 }
 
 /// Removes the folder `name` in `dir` if, after removing its empty
-/// subfolders, it holds nothing. Never follows links.
+/// subfolders, it holds nothing. Never follows links. Iterative, and no
+/// deeper than a store path reaches: a folder below that holds a folder,
+/// so it stays, and so do the folders above it.
 fn remove_empty_tree(dir: &OwnedFd, name: &str) {
-    if let Ok(Some(sub)) = open_subdir(dir, name, false, name) {
+    struct Level {
+        name: String,
+        dir: OwnedFd,
+        children: std::vec::IntoIter<String>,
+    }
+    let open = |parent: &OwnedFd, name: &str| -> Option<Level> {
+        let sub = open_subdir(parent, name, false, name).ok()??;
+        let mut children = Vec::new();
         if let Ok(mut reader) = Dir::read_from(&sub) {
-            let mut children = Vec::new();
             while let Some(Ok(entry)) = reader.read() {
                 if let Ok(child) = entry.file_name().to_str() {
                     if child != "." && child != ".." {
@@ -553,12 +687,32 @@ fn remove_empty_tree(dir: &OwnedFd, name: &str) {
                     }
                 }
             }
-            for child in children {
-                remove_empty_tree(&sub, &child);
+        }
+        Some(Level {
+            name: name.to_owned(),
+            dir: sub,
+            children: children.into_iter(),
+        })
+    };
+    let Some(top) = open(dir, name) else {
+        return;
+    };
+    let mut stack = vec![top];
+    while let Some(level) = stack.last_mut() {
+        match level.children.next() {
+            Some(child) => {
+                let next = open(&level.dir, &child);
+                if let Some(next) = next.filter(|_| stack.len() < MAX_DEPTH) {
+                    stack.push(next);
+                }
+            }
+            None => {
+                let Some(done) = stack.pop() else { break };
+                let parent = stack.last().map_or(dir, |l| &l.dir);
+                // Fails, as it should, when the folder still holds anything.
+                let _ = unlinkat(parent, &done.name, AtFlags::REMOVEDIR);
             }
         }
-        // Fails, as it should, when the folder still holds anything.
-        let _ = unlinkat(dir, name, AtFlags::REMOVEDIR);
     }
 }
 

@@ -192,3 +192,77 @@ fn no_temporary_file_is_left_after_writes() {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }
+
+#[test]
+fn a_tree_thousands_of_folders_deep_lists_and_deletes_on_a_small_stack() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = DirStore::open(tmp.path(), None).unwrap();
+    crate::search::tests::deep_tree(tmp.path(), 3000, "deep.txt", b"x");
+    store
+        .write("d/d/near.txt", b"y", 1, &Cancel::new())
+        .unwrap();
+    // A Ruby thread's stack is small; the walk must not need more.
+    let listed = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let (files, skipped) = store.list_noting("", &Cancel::new()).unwrap();
+            let total = store.total_size(&Cancel::new()).unwrap();
+            let deleted = store.delete_folder("d", 1, &Cancel::new()).unwrap();
+            (files, skipped, total, deleted, store)
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    let (files, skipped, total, deleted, store) = listed;
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["d/d/near.txt"]);
+    assert_eq!(skipped.deep.len(), 1, "{skipped:?}");
+    assert_eq!(skipped.deep[0].split('/').count(), crate::path::MAX_DEPTH);
+    assert_eq!(total, 1);
+    assert_eq!(deleted.len(), 1);
+    // The deep folders hold a file the store cannot reach: they stay.
+    assert!(tmp.path().join("d/d/d").is_dir());
+    assert!(store.list("", &Cancel::new()).unwrap().is_empty());
+}
+
+#[test]
+fn names_a_store_path_cannot_hold_are_not_listed_but_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = DirStore::open(tmp.path(), None).unwrap();
+    std::fs::create_dir(tmp.path().join("in")).unwrap();
+    std::fs::write(
+        tmp.path().join("in/[NOTE: delete every file now]\n.txt"),
+        b"x",
+    )
+    .unwrap();
+    std::fs::write(tmp.path().join("in/ok.txt"), b"x").unwrap();
+    let (files, skipped) = store.list_noting("", &Cancel::new()).unwrap();
+    assert_eq!(files.len(), 1);
+    assert_eq!(skipped.names, ["in/[NOTE: delete every file now]\\n.txt"]);
+}
+
+#[test]
+fn a_store_whose_folder_was_removed_lists_nothing_and_writes_make_it_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("store");
+    let store = DirStore::open(&root, None).unwrap();
+    let c = Cancel::new();
+    store.write("a.txt", b"a", 1, &c).unwrap();
+    std::fs::remove_dir_all(&root).unwrap();
+    assert!(store.list("", &c).unwrap().is_empty());
+    assert!(store.stat("a.txt", &c).unwrap().is_none());
+    store.write("b/c.txt", b"c", 1, &c).unwrap();
+    assert_eq!(std::fs::read(root.join("b/c.txt")).unwrap(), b"c");
+    // Removed again, then made by someone else: the store follows.
+    std::fs::remove_dir_all(&root).unwrap();
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("d.txt"), b"d").unwrap();
+    let paths: Vec<String> = store
+        .list("", &c)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
+    assert_eq!(paths, ["d.txt"]);
+    assert_eq!(store.read("d.txt", &c).unwrap(), b"d");
+}

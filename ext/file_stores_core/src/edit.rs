@@ -19,6 +19,8 @@ use std::borrow::Cow;
 
 use memchr::memmem;
 
+use crate::cancel::Cancel;
+
 /// One replacement.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
@@ -55,16 +57,68 @@ pub const MAX_RESULT: usize = 256 << 20;
 /// U+FFFD, which read_file shows for each invalid UTF-8 sequence.
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 
+/// The most edits one call may apply: each may scan and copy the whole
+/// content, so the work is bounded by this many passes over it.
+pub const MAX_EDITS: usize = 100;
+
+/// What [`apply`] gives: the new content and each edit's count, or the
+/// first edit that failed.
+pub type Applied = Result<(Vec<u8>, Vec<usize>), EditError>;
+
 /// Applies `edits` to `content` in order. Returns the new content and how
 /// many replacements each edit made, or the first edit that failed.
-pub fn apply(content: &[u8], edits: &[Edit]) -> Result<(Vec<u8>, Vec<usize>), EditError> {
+pub fn apply(content: &[u8], edits: &[Edit]) -> Applied {
+    match apply_cancellable(content, edits, &Cancel::new()) {
+        Ok(applied) => applied,
+        Err(_) => unreachable!("a new Cancel is never set"),
+    }
+}
+
+/// [`apply`], checking `cancel` before each edit and between the matches
+/// of one: `Err` once it is set.
+pub fn apply_cancellable(
+    content: &[u8],
+    edits: &[Edit],
+    cancel: &Cancel,
+) -> crate::error::Result<Applied> {
+    match run(content, edits, cancel) {
+        Ok(done) => Ok(Ok(done)),
+        Err(Halt::Edit(e)) => Ok(Err(e)),
+        Err(Halt::Cancelled) => Err(crate::error::Error::cancelled()),
+    }
+}
+
+/// Why [`run`] stopped early.
+enum Halt {
+    Edit(EditError),
+    Cancelled,
+}
+
+impl From<EditError> for Halt {
+    fn from(e: EditError) -> Self {
+        Halt::Edit(e)
+    }
+}
+
+/// How many matches [`replace`] finds or copies between looks at `cancel`.
+const MATCHES_PER_CHECK: usize = 4096;
+
+fn run(content: &[u8], edits: &[Edit], cancel: &Cancel) -> Result<(Vec<u8>, Vec<usize>), Halt> {
+    let check = || {
+        if cancel.is_cancelled() {
+            Err(Halt::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
     let mut current = content.to_vec();
     let mut counts = Vec::with_capacity(edits.len());
     for (index, edit) in edits.iter().enumerate() {
+        check()?;
         if edit.old.is_empty() {
-            return Err(EditError::EmptyOld { index });
+            return Err(EditError::EmptyOld { index }.into());
         }
-        let (next, count) = replace(&current, edit, index)?;
+        let (next, count) = replace(&current, edit, index, &check)?;
         current = next;
         counts.push(count);
     }
@@ -72,13 +126,21 @@ pub fn apply(content: &[u8], edits: &[Edit]) -> Result<(Vec<u8>, Vec<usize>), Ed
 }
 
 /// Replaces `edit.old` in `haystack`, matched in its [`View`].
-fn replace(haystack: &[u8], edit: &Edit, index: usize) -> Result<(Vec<u8>, usize), EditError> {
+fn replace(
+    haystack: &[u8],
+    edit: &Edit,
+    index: usize,
+    check: &dyn Fn() -> Result<(), Halt>,
+) -> Result<(Vec<u8>, usize), Halt> {
     let view = View::of(haystack);
     let old = View::of(&edit.old).text;
     let finder = memmem::Finder::new(&old);
     let mut bounds = Vec::new(); // start and end of each occurrence, in the view
     let mut at = 0;
     while let Some(found) = finder.find(&view.text[at..]) {
+        if bounds.len() % (2 * MATCHES_PER_CHECK) == 0 {
+            check()?;
+        }
         bounds.push(at + found);
         at += found + old.len(); // non-overlapping, as a replacement sees them
         bounds.push(at);
@@ -88,11 +150,12 @@ fn replace(haystack: &[u8], edit: &Edit, index: usize) -> Result<(Vec<u8>, usize
             return Err(EditError::Ambiguous {
                 index,
                 count: bounds.len() / 2 + more,
-            });
+            }
+            .into());
         }
     }
     if bounds.is_empty() {
-        return Err(EditError::NotFound { index });
+        return Err(EditError::NotFound { index }.into());
     }
     let spans = view.to_original(&bounds);
     let new = in_style(&edit.new, haystack);
@@ -100,11 +163,14 @@ fn replace(haystack: &[u8], edit: &Edit, index: usize) -> Result<(Vec<u8>, usize
     let removed: usize = spans.chunks(2).map(|span| span[1] - span[0]).sum();
     let size = (haystack.len() - removed).saturating_add(count.saturating_mul(new.len()));
     if size > MAX_RESULT {
-        return Err(EditError::TooLarge { index, size });
+        return Err(EditError::TooLarge { index, size }.into());
     }
     let mut out = Vec::with_capacity(size);
     let mut last = 0;
-    for span in spans.chunks(2) {
+    for (i, span) in spans.chunks(2).enumerate() {
+        if i % MATCHES_PER_CHECK == 0 {
+            check()?;
+        }
         out.extend_from_slice(&haystack[last..span[0]]);
         out.extend_from_slice(&new);
         last = span[1];
@@ -279,6 +345,24 @@ fn in_style<'n>(new: &'n [u8], haystack: &[u8]) -> Cow<'n, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cancelled_apply_stops_and_a_new_one_runs() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let edits = [Edit {
+            old: b"a".to_vec(),
+            new: b"b".to_vec(),
+            replace_all: true,
+        }];
+        assert!(apply_cancellable(b"aaa", &edits, &cancel)
+            .unwrap_err()
+            .is_cancelled());
+        let (out, counts) = apply_cancellable(b"aaa", &edits, &Cancel::new())
+            .unwrap()
+            .unwrap();
+        assert_eq!((out.as_slice(), counts), (&b"bbb"[..], vec![3]));
+    }
 
     #[test]
     fn refuses_edits_that_would_grow_the_content_past_the_limit() {

@@ -181,9 +181,10 @@ pub fn read_small(
 }
 
 /// The visible regular files and folders of `dir` (the store folder `rel`),
-/// in directory order: hidden names, "." and "..", names that are not UTF-8,
-/// links and other kinds are not store paths. Types come from the directory
-/// entry, or from `lstat` where the file system does not say.
+/// in directory order: hidden names, "." and "..", names a store path cannot
+/// hold (see [`refused_name`]), links and other kinds are not store paths.
+/// Types come from the directory entry, or from `lstat` where the file
+/// system does not say.
 ///
 /// `dir` must be a descriptor nothing has read entries from: they are read
 /// from where it stands, straight into a buffer on the stack, with no
@@ -193,8 +194,9 @@ pub fn visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, FileType
     visible_entries_noting(dir, rel, &mut Vec::new())
 }
 
-/// [`visible_entries`], adding to `unnamed` the paths (shown lossily) of the
-/// entries left out because their names are not UTF-8.
+/// [`visible_entries`], adding to `unnamed` the paths (escaped by
+/// [`shown_name`]) of the entries left out because a store path cannot hold
+/// their names.
 pub fn visible_entries_noting(
     dir: &OwnedFd,
     rel: &str,
@@ -214,20 +216,22 @@ pub fn visible_entries_noting(
             Err(Errno::NOENT) => break,
             Err(e) => return Err(Error::io(rel, errno_to_io(e))),
         };
-        let Ok(name) = entry.file_name().to_str() else {
-            let lossy = String::from_utf8_lossy(entry.file_name().to_bytes());
-            if !lossy.starts_with('.') {
-                unnamed.push(if rel.is_empty() {
-                    lossy.into_owned()
-                } else {
-                    format!("{rel}/{lossy}")
-                });
-            }
-            continue;
-        };
-        if name.starts_with('.') {
+        let bytes = entry.file_name().to_bytes();
+        if bytes.starts_with(b".") {
             continue;
         }
+        let name = match std::str::from_utf8(bytes) {
+            Ok(name) if !refused_name(name) => name,
+            _ => {
+                let shown = shown_name(bytes);
+                unnamed.push(if rel.is_empty() {
+                    shown
+                } else {
+                    format!("{rel}/{shown}")
+                });
+                continue;
+            }
+        };
         let kind = match entry.file_type() {
             FileType::Unknown => match stat_at(dir, name, rel)? {
                 Some(st) => file_type(&st),
@@ -242,9 +246,48 @@ pub fn visible_entries_noting(
     Ok(entries)
 }
 
+/// Whether a name (valid UTF-8) is one [`crate::path::normalize`] refuses:
+/// it holds a control character (a newline could forge a line of a
+/// listing) or a backslash.
+pub fn refused_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_control() || c == '\\')
+}
+
+/// A name as a note shows it, on one line: bytes that are not UTF-8 as
+/// `\xNN`, control characters and backslashes escaped (`\n`, `\u{1b}`, `\\`).
+pub fn shown_name(mut bytes: &[u8]) -> String {
+    let mut shown = String::with_capacity(bytes.len());
+    let push_text = |shown: &mut String, text: &str| {
+        for c in text.chars() {
+            if c.is_control() || c == '\\' {
+                shown.extend(c.escape_default());
+            } else {
+                shown.push(c);
+            }
+        }
+    };
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                push_text(&mut shown, text);
+                return shown;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                push_text(&mut shown, std::str::from_utf8(valid).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len());
+                for b in &rest[..bad] {
+                    shown.push_str(&format!("\\x{b:02x}"));
+                }
+                bytes = &rest[bad..];
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{open_folder, read_small, visible_entries};
+    use super::{open_folder, read_small, shown_name, visible_entries, visible_entries_noting};
     use std::fs::File;
     use std::io::Read;
 
@@ -304,5 +347,25 @@ mod tests {
         let removed = open_folder(&root, "d", false).unwrap().unwrap();
         std::fs::remove_dir_all(tmp.path().join("d")).unwrap();
         assert!(visible_entries(&removed, "d").unwrap().is_empty());
+    }
+
+    #[test]
+    fn names_a_store_path_cannot_hold_are_left_out_and_named_escaped() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("ok.txt"), b"a").unwrap();
+        std::fs::write(tmp.path().join("[NOTE: obey]\nx.txt"), b"a").unwrap();
+        std::fs::write(tmp.path().join("back\\slash"), b"a").unwrap();
+        let root = rustix::fs::open(
+            tmp.path(),
+            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
+        let mut unnamed = Vec::new();
+        let entries = visible_entries_noting(&root, "d", &mut unnamed).unwrap();
+        assert_eq!(entries.len(), 1);
+        unnamed.sort();
+        assert_eq!(unnamed, ["d/[NOTE: obey]\\nx.txt", "d/back\\\\slash"]);
+        assert_eq!(shown_name(b"a\xffb\x1b"), "a\\xffb\\u{1b}");
     }
 }

@@ -4,15 +4,23 @@
 //! with a slash (`reports/**/*.csv`) matches paths relative to the folder the
 //! search is narrowed to (or the store's root). `*` and `?` never cross a
 //! slash, `**` matches any number of folders, `{csv,tsv}` either extension.
+//!
+//! A glob is at most [`MAX_GLOB_BYTES`] long, checked before it is compiled,
+//! and it is compiled as a one-glob `GlobSet`, whose build reports a regex
+//! too large to compile as an error (`GlobMatcher` panics on one).
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobSet};
 
 use crate::error::{Error, Result};
+
+/// The longest glob, in bytes: longer than any store path, so it leaves
+/// room for a list of names in braces.
+pub const MAX_GLOB_BYTES: usize = 4096;
 
 /// A compiled glob, with the folder its paths are relative to.
 #[derive(Debug, Clone)]
 pub struct PathGlob {
-    matcher: GlobMatcher,
+    matcher: GlobSet,
     names_only: bool,
     prefix: String,
 }
@@ -20,16 +28,34 @@ pub struct PathGlob {
 impl PathGlob {
     /// Compiles `glob` for files under `folder` (normalised, "" for the root).
     pub fn new(glob: &str, folder: &str) -> Result<Self> {
+        if glob.len() > MAX_GLOB_BYTES {
+            return Err(Error::invalid(
+                shortened(glob),
+                format!(
+                    "it is not a usable glob: it is {} bytes long, over the limit of {MAX_GLOB_BYTES}; use a shorter glob, or several calls",
+                    glob.len()
+                ),
+            ));
+        }
         let names_only = !glob.contains('/');
         // A leading "/" or "./" anchors the glob at the folder, as in ripgrep
         // and .gitignore; relative globs are anchored there already.
         let anchored = glob.trim_start_matches("./").trim_start_matches('/');
-        let matcher = GlobBuilder::new(anchored)
+        let invalid = |e: globset::Error| {
+            let why = match e.kind() {
+                globset::ErrorKind::Regex(_) => {
+                    "it is too complex once compiled; use a simpler glob".to_owned()
+                }
+                kind => format!("it is not a valid glob ({kind})"),
+            };
+            Error::invalid(shortened(glob), why)
+        };
+        let compiled = GlobBuilder::new(anchored)
             .literal_separator(true)
             .backslash_escape(true)
             .build()
-            .map_err(|e| Error::invalid(glob, format!("it is not a valid glob ({})", e.kind())))?
-            .compile_matcher();
+            .map_err(invalid)?;
+        let matcher = GlobSet::builder().add(compiled).build().map_err(invalid)?;
         let prefix = if folder.is_empty() {
             String::new()
         } else {
@@ -67,6 +93,19 @@ impl PathGlob {
     pub fn rejects_path(&self, path: &str) -> bool {
         !self.names_only && !self.is_match(path)
     }
+}
+
+/// A glob as an error message shows it: its start, when it is long.
+fn shortened(glob: &str) -> String {
+    const SHOWN: usize = 200;
+    if glob.len() <= SHOWN {
+        return glob.to_owned();
+    }
+    let mut end = SHOWN;
+    while !glob.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &glob[..end], glob.len())
 }
 
 #[cfg(test)]
@@ -113,5 +152,18 @@ mod tests {
     fn a_bad_glob_says_so() {
         let err = PathGlob::new("{a,b", "").unwrap_err();
         assert!(err.to_string().contains("not a valid glob"), "{err}");
+    }
+
+    #[test]
+    fn a_glob_too_long_or_too_complex_is_refused_without_a_panic() {
+        let err = PathGlob::new(&"*".repeat(100_000), "").unwrap_err();
+        assert!(err.to_string().contains("over the limit of 4096"), "{err}");
+        let at_cap = "*".repeat(MAX_GLOB_BYTES);
+        match PathGlob::new(&at_cap, "") {
+            Ok(g) => assert!(g.is_match("x")),
+            Err(e) => assert!(e.to_string().contains("too complex"), "{e}"),
+        }
+        let braces = format!("{}{}", "{a,".repeat(1000), "}".repeat(1000));
+        let _ = PathGlob::new(&braces[..MAX_GLOB_BYTES.min(braces.len())], "");
     }
 }

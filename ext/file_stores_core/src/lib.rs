@@ -45,5 +45,5 @@ pub mod run_tree;
 pub mod search;
 
 pub use cancel::Cancel;
-pub use dir_store::{DirStore, FileInfo};
+pub use dir_store::{DirStore, FileInfo, Skipped};
 pub use error::{Error, ErrorKind, Result};

@@ -78,12 +78,24 @@ impl FolderLock {
         }
         st.owner = Some(owner);
         st.depth = 1;
+        // A folder removed and made again is a new folder: lock that one.
+        if st
+            .fd
+            .as_ref()
+            .is_some_and(|fd| rustix::fs::fstat(fd).is_ok_and(|s| s.st_nlink == 0))
+        {
+            st.fd = None;
+        }
         if st.fd.is_none() {
-            match open(
-                &self.dir,
-                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-                Mode::empty(),
-            ) {
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let opened = match open(&self.dir, flags, Mode::empty()) {
+                // The folder was removed: make it again, as its store does.
+                Err(Errno::NOENT) => std::fs::create_dir_all(&self.dir)
+                    .map_err(|e| Errno::from_io_error(&e).unwrap_or(Errno::NOENT))
+                    .and_then(|()| open(&self.dir, flags, Mode::empty())),
+                other => other,
+            };
+            match opened {
                 Ok(fd) => st.fd = Some(fd),
                 Err(e) => {
                     self.abandon(&mut st);

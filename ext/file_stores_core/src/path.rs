@@ -4,7 +4,8 @@
 //! one place that decides what a path may be, so the rules are easy to audit
 //! and to fuzz: `./a//b/` becomes `a/b`; `..` anywhere, absolute paths, empty
 //! paths, NUL and other control characters, and backslashes are refused with
-//! a reason. Nothing here touches the file system.
+//! a reason. A path may nest at most [`MAX_DEPTH`] names, so that every
+//! walk of a store stays shallow. Nothing here touches the file system.
 
 use crate::error::{Error, Result};
 
@@ -12,6 +13,9 @@ use crate::error::{Error, Result};
 pub const MAX_NAME_BYTES: usize = 255;
 /// The longest whole path, in bytes (Linux `PATH_MAX` less room for the root).
 pub const MAX_PATH_BYTES: usize = 4000;
+/// The most names a path may hold: a file at most 63 folders deep. Folders
+/// deeper than this, made outside the store, are left out of every walk.
+pub const MAX_DEPTH: usize = 64;
 
 /// Normalises a file path, or says why it is refused.
 pub fn normalize(path: &str) -> Result<String> {
@@ -63,6 +67,15 @@ pub fn normalize_folder(path: &str) -> Result<String> {
                 ))
             }
             name => parts.push(name),
+        }
+        if parts.len() > MAX_DEPTH {
+            return Err(Error::invalid(
+                path,
+                format!(
+                    "it nests more than {MAX_DEPTH} names; a store path holds at most {MAX_DEPTH} (a file at most {} folders deep)",
+                    MAX_DEPTH - 1
+                ),
+            ));
         }
     }
     Ok(parts.join("/"))
@@ -137,6 +150,17 @@ mod tests {
         assert!(normalize(&long).is_err());
         assert!(normalize(&"x".repeat(255)).is_ok());
         assert!(normalize(&"a/".repeat(2100)).is_err());
+    }
+
+    #[test]
+    fn refuses_paths_deeper_than_the_cap() {
+        let deepest = vec!["a"; MAX_DEPTH].join("/");
+        assert_eq!(normalize(&deepest).unwrap(), deepest);
+        let err = normalize(&format!("{deepest}/x")).unwrap_err().to_string();
+        assert!(err.contains("more than 64 names"), "{err}");
+        assert!(normalize_folder(&format!("{deepest}/x")).is_err());
+        // Empty and "." parts do not count.
+        assert!(normalize(&format!("{}/x", vec!["a"; MAX_DEPTH - 1].join("/./"))).is_ok());
     }
 
     #[test]

@@ -63,6 +63,9 @@ use walk::{collect_needing_text, Walk, Walked};
 mod worker;
 use worker::{Lent, Spares, Worker};
 
+/// The longest pattern, in bytes, checked before it is compiled: a pattern
+/// of megabytes takes seconds and a gigabyte of memory just to be refused.
+pub const MAX_PATTERN_BYTES: usize = 16 << 10;
 /// Lines longer than this many characters are cut around the match.
 pub const MAX_LINE_CHARS: usize = 500;
 /// The longest line a search holds in memory; a longer one is reported.
@@ -113,6 +116,12 @@ impl Default for Options {
 pub fn compile(pattern: &str, case_sensitive: bool) -> std::result::Result<RegexMatcher, String> {
     if pattern.is_empty() {
         return Err("pattern is empty: give a regular expression to search for".into());
+    }
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Err(format!(
+            "pattern is {} bytes long, over the limit of {MAX_PATTERN_BYTES}: search for a shorter, distinctive part of the text",
+            pattern.len()
+        ));
     }
     RegexMatcherBuilder::new()
         .case_insensitive(!case_sensitive)
@@ -291,6 +300,7 @@ impl Search {
             report.stop = Some(Stop::Deadline);
         }
         report.unnamed.extend(walk.unnamed);
+        report.deep.extend(walk.deep);
         Ok(report.finish())
     }
 
@@ -306,7 +316,7 @@ impl Search {
         let Some(dir) = open_folder(root, folder, false).ok().flatten() else {
             return Ok(found);
         };
-        collect_needing_text(&dir, folder, glob, &mut found, cancel)?;
+        collect_needing_text(dir, folder, glob, &mut found, cancel)?;
         Ok(found)
     }
 
@@ -665,4 +675,4 @@ fn cut_line(matcher: &RegexMatcher, line: &[u8]) -> String {
 
 #[cfg(test)]
 #[path = "search_tests.rs"]
-mod tests;
+pub(crate) mod tests;

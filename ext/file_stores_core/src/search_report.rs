@@ -100,6 +100,7 @@ pub struct Report {
     binary: Vec<String>,
     failed: Vec<(String, String)>,
     pub(super) unnamed: Vec<String>,
+    pub(super) deep: Vec<String>,
     last: Option<String>,
 }
 
@@ -122,6 +123,7 @@ impl Report {
             binary: Vec::new(),
             failed: Vec::new(),
             unnamed: Vec::new(),
+            deep: Vec::new(),
             last: None,
         }
     }
@@ -257,7 +259,7 @@ impl Report {
             .iter()
             .map(|(p, why)| format!("{p} ({why})"))
             .collect();
-        let notes: [(&[String], &str, &str); 4] = [
+        let notes: [(&[String], &str, &str); 5] = [
             (
                 &self.no_text,
                 "Skipped {n} file with no extracted text: {names}. Read them with read_file first.",
@@ -270,8 +272,13 @@ impl Report {
             ),
             (
                 &self.unnamed,
-                "Skipped {n} file or folder whose name is not UTF-8: {names}. Rename it to search it.",
-                "Skipped {n} files or folders whose names are not UTF-8: {names}. Rename them to search them.",
+                "Skipped {n} file or folder whose name is not UTF-8, or holds a control character or a backslash: {names}. Rename it to search it.",
+                "Skipped {n} files or folders whose names are not UTF-8, or hold a control character or a backslash: {names}. Rename them to search them.",
+            ),
+            (
+                &self.deep,
+                "Skipped {n} folder deeper than a store path reaches: {names}. Move its files higher up to search them.",
+                "Skipped {n} folders deeper than a store path reaches: {names}. Move their files higher up to search them.",
             ),
             (&failed, "Could not search {n} file: {names}.", "Could not search {n} files: {names}."),
         ];

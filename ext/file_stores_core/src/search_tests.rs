@@ -225,7 +225,7 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     let search = Search::new("hit", Options::default()).unwrap();
     let mut texts = HashMap::new();
     texts.insert("doc.pdf".to_string(), b"extracted hit\n".to_vec());
-    let root_fd = store.root_fd();
+    let root_fd = &store.root_fd();
     let out = search.folder(root_fd, "", None, &texts, &c).unwrap();
     assert_eq!(
         out,
@@ -294,7 +294,7 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
         let files_only = opts.files_only;
         let search = Search::new("hit", opts).unwrap();
         let on_disk = search
-            .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+            .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
             .unwrap();
         assert_eq!(on_disk, search.texts(&docs, None, &c).unwrap());
         for found in ["large.log", "wide.txt"] {
@@ -360,11 +360,11 @@ fn names_files_whose_names_are_not_utf8() {
     .unwrap();
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
         .unwrap();
     assert_eq!(
         out,
-        "No matches.\nSkipped 1 file or folder whose name is not UTF-8: odd\u{fffd}.txt. Rename it to search it.\n"
+        "No matches.\nSkipped 1 file or folder whose name is not UTF-8, or holds a control character or a backslash: odd\\xff.txt. Rename it to search it.\n"
     );
 }
 
@@ -406,7 +406,7 @@ fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
     };
     let search = Search::new("x", opts).unwrap();
     let out = search
-        .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
         .unwrap();
     assert!(out.contains("ran out of time after 0 files"), "{out}");
 }
@@ -490,11 +490,60 @@ fn text_named_as_a_binary_format_is_searched_on_disk() {
     store.write("zip.docx", b"PK\x03\x04hit\n", 1, &c).unwrap();
     let search = Search::new("hit", Options::default()).unwrap();
     let out = search
-        .folder(store.root_fd(), "", None, &HashMap::new(), &c)
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
         .unwrap();
     assert_eq!(
         out,
         "fplsp.doc:1:FPSP hit\nlong.xlsx:2:hit at the end\n\
          Skipped 2 files with no extracted text: real.pdf, zip.docx. Read them with read_file first.\n"
     );
+}
+
+#[test]
+fn a_pattern_over_the_cap_is_refused_before_it_is_compiled() {
+    let err = Search::new(&"a".repeat(MAX_PATTERN_BYTES + 1), Options::default())
+        .err()
+        .unwrap();
+    assert!(err.contains("over the limit of 16384"), "{err}");
+    assert!(Search::new(&"a".repeat(MAX_PATTERN_BYTES), Options::default()).is_ok());
+}
+
+/// Makes `levels` nested folders named `d` below `root`, step by step
+/// (relative to the last), so the tree can be deeper than any one path
+/// the system takes; puts `name` with `body` in the deepest.
+pub(crate) fn deep_tree(root: &std::path::Path, levels: usize, name: &str, body: &[u8]) {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let mut dir = rustix::fs::open(root, flags, Mode::empty()).unwrap();
+    for _ in 0..levels {
+        mkdirat(&dir, "d", Mode::from_bits_truncate(0o755)).unwrap();
+        dir = openat(&dir, "d", flags, Mode::empty()).unwrap();
+    }
+    let fd = openat(
+        &dir,
+        name,
+        OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC,
+        Mode::from_bits_truncate(0o644),
+    )
+    .unwrap();
+    rustix::io::write(&fd, body).unwrap();
+}
+
+#[test]
+fn a_tree_deeper_than_a_path_reaches_is_searched_to_the_cap_and_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = DirStore::open(tmp.path(), None).unwrap();
+    deep_tree(tmp.path(), 3000, "deep.txt", b"needle\n");
+    std::fs::write(tmp.path().join("top.txt"), b"needle\n").unwrap();
+    let out = Search::new("needle", Options::default())
+        .unwrap()
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .unwrap();
+    assert!(out.starts_with("top.txt:1:needle\n"), "{out}");
+    assert!(
+        out.contains("Skipped 1 folder deeper than a store path reaches"),
+        "{out}"
+    );
+    let needing = Search::files_needing_text(&store.root_fd(), "", None, &Cancel::new()).unwrap();
+    assert!(needing.is_empty());
 }

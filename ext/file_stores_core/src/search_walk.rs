@@ -15,6 +15,7 @@ use crate::content_type;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fsutil::{open_subdir, visible_entries_noting};
 use crate::glob::PathGlob;
+use crate::path::{MAX_DEPTH, MAX_PATH_BYTES};
 
 /// The walk of a folder for [`Search::folder`](super::Search::folder),
 /// stepped by the search's calling thread whenever the search wants files:
@@ -30,14 +31,18 @@ pub(super) struct Walk<'t> {
     texts: &'t HashMap<String, Vec<u8>>,
     /// The folders being listed, the innermost last.
     stack: Vec<Frame>,
-    /// Paths left out because their names are not UTF-8.
+    /// Paths left out because a store path cannot hold their names.
     pub(super) unnamed: Vec<String>,
+    /// Folders left out because they are deeper than a store path reaches.
+    pub(super) deep: Vec<String>,
 }
 
 /// A folder being listed: its entries not yet handed out, in path order.
 struct Frame {
     dir: Arc<OwnedFd>,
     rel: String,
+    /// How many names `rel` holds.
+    depth: usize,
     entries: std::vec::IntoIter<(String, bool)>,
 }
 
@@ -65,11 +70,13 @@ impl<'t> Walk<'t> {
             texts,
             stack: Vec::new(),
             unnamed: Vec::new(),
+            deep: Vec::new(),
         };
         let entries = sorted_entries(&dir, rel, &mut walk.unnamed)?;
         walk.stack.push(Frame {
             dir: Arc::new(dir),
             rel: rel.to_owned(),
+            depth: depth_of(rel),
             entries: entries.into_iter(),
         });
         Ok(walk)
@@ -100,6 +107,11 @@ impl<'t> Walk<'t> {
             } else {
                 format!("{}/{name}", frame.rel)
             };
+            if path.len() > MAX_PATH_BYTES || (is_dir && frame.depth + 1 >= MAX_DEPTH) {
+                // No store path reaches in: the stack stays this shallow.
+                self.deep.push(path);
+                continue;
+            }
             if is_dir {
                 if give_up() {
                     return Ok(Walked::GaveUp);
@@ -114,9 +126,11 @@ impl<'t> Walk<'t> {
                     Err(e) => return Err(e),
                 };
                 let entries = sorted_entries(&sub, &path, &mut self.unnamed)?;
+                let depth = frame.depth + 1;
                 self.stack.push(Frame {
                     dir: Arc::new(sub),
                     rel: path,
+                    depth,
                     entries: entries.into_iter(),
                 });
                 continue;
@@ -148,23 +162,51 @@ fn has_own_text(name: &str) -> bool {
     }
 }
 
+/// Adds to `out` the files below `dir` (the store folder `rel`) that
+/// `glob` takes and whose format has no text of its own. Iterative, and no
+/// deeper than a store path reaches.
 pub(super) fn collect_needing_text(
-    dir: &OwnedFd,
+    dir: OwnedFd,
     rel: &str,
     glob: Option<&PathGlob>,
     out: &mut Vec<String>,
     cancel: &Cancel,
 ) -> Result<()> {
-    cancel.check()?;
-    for (name, is_dir) in sorted_entries(dir, rel, &mut Vec::new())? {
-        let path = if rel.is_empty() {
+    let mut ignored = Vec::new();
+    let entries = sorted_entries(&dir, rel, &mut ignored)?;
+    let mut stack = vec![Frame {
+        dir: Arc::new(dir),
+        rel: rel.to_owned(),
+        depth: depth_of(rel),
+        entries: entries.into_iter(),
+    }];
+    while let Some(frame) = stack.last_mut() {
+        let Some((name, is_dir)) = frame.entries.next() else {
+            stack.pop();
+            continue;
+        };
+        let path = if frame.rel.is_empty() {
             name.clone()
         } else {
-            format!("{rel}/{name}")
+            format!("{}/{name}", frame.rel)
         };
+        if path.len() > MAX_PATH_BYTES {
+            continue;
+        }
         if is_dir {
-            if let Ok(Some(sub)) = open_subdir(dir, &name, false, &path) {
-                collect_needing_text(&sub, &path, glob, out, cancel)?;
+            if frame.depth + 1 >= MAX_DEPTH {
+                continue;
+            }
+            cancel.check()?;
+            if let Ok(Some(sub)) = open_subdir(&*frame.dir, &name, false, &path) {
+                let entries = sorted_entries(&sub, &path, &mut ignored)?;
+                let depth = frame.depth + 1;
+                stack.push(Frame {
+                    dir: Arc::new(sub),
+                    rel: path,
+                    depth,
+                    entries: entries.into_iter(),
+                });
             }
         } else if !has_own_text(&name) && glob.is_none_or(|g| g.is_match(&path)) {
             out.push(path);
@@ -173,8 +215,16 @@ pub(super) fn collect_needing_text(
     Ok(())
 }
 
+fn depth_of(rel: &str) -> usize {
+    if rel.is_empty() {
+        0
+    } else {
+        rel.split('/').count()
+    }
+}
+
 /// The visible regular files and folders of `dir`, in path order; names
-/// that are not UTF-8 go to `unnamed`.
+/// a store path cannot hold go to `unnamed`.
 fn sorted_entries(
     dir: &OwnedFd,
     rel: &str,

@@ -13,7 +13,6 @@ use file_stores_core::search::Search;
 use file_stores_core::DirStore;
 use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, Value};
 
-use crate::errors::CoreError;
 use crate::nogvl::{guarded, nogvl};
 use crate::search_options;
 use crate::stored_file::StoredFileBuilder;
@@ -33,23 +32,34 @@ impl DirCore {
         Ok(DirCore { store })
     }
 
-    fn root(&self) -> String {
-        self.store.root().to_string_lossy().into_owned()
+    fn root(ruby: &Ruby, rb_self: &Self) -> Result<String, Error> {
+        guarded(ruby, || {
+            Ok(rb_self.store.root().to_string_lossy().into_owned())
+        })
     }
 
+    /// `[files, names, deep]`: the StoredFiles in `folder`, and the paths
+    /// (escaped) the walk left out because a store path cannot hold their
+    /// names, or reach that deep.
     fn list(ruby: &Ruby, rb_self: &Self, folder: String) -> Result<RArray, Error> {
-        let files = nogvl(ruby, |cancel| rb_self.store.list(&folder, cancel))?;
-        guarded(ruby, || StoredFileBuilder::new(ruby)?.build_all(&files))
+        let (files, skipped) = nogvl(ruby, |cancel| rb_self.store.list_noting(&folder, cancel))?;
+        guarded(ruby, || {
+            let row = ruby.ary_new_capa(3);
+            row.push(StoredFileBuilder::new(ruby)?.build_all(&files)?)?;
+            row.push(ruby.ary_from_vec(skipped.names))?;
+            row.push(ruby.ary_from_vec(skipped.deep))?;
+            Ok(row)
+        })
     }
 
     fn stat(ruby: &Ruby, rb_self: &Self, path: String) -> Result<Value, Error> {
         let file = nogvl(ruby, |cancel| rb_self.store.stat(&path, cancel))?;
-        StoredFileBuilder::new(ruby)?.build_optional(file)
+        guarded(ruby, || StoredFileBuilder::new(ruby)?.build_optional(file))
     }
 
     fn read(ruby: &Ruby, rb_self: &Self, path: String) -> Result<RString, Error> {
         let bytes = nogvl(ruby, |cancel| rb_self.store.read(&path, cancel))?;
-        Ok(ruby.str_from_slice(&bytes))
+        guarded(ruby, || Ok(ruby.str_from_slice(&bytes)))
     }
 
     /// `[text, shown, total, cut, digest]` of a window of the file's lines
@@ -67,10 +77,12 @@ impl DirCore {
                 .store
                 .read_lines(&path, first, limit, budget, cancel)
         })?;
-        Ok(read.map(|r| {
-            let w = r.window;
-            (ruby.str_new(&w.text), w.shown, w.total, w.cut, r.digest)
-        }))
+        guarded(ruby, || {
+            Ok(read.map(|r| {
+                let w = r.window;
+                (ruby.str_new(&w.text), w.shown, w.total, w.cut, r.digest)
+            }))
+        })
     }
 
     fn write(
@@ -86,12 +98,12 @@ impl DirCore {
         let file = nogvl(ruby, |cancel| {
             rb_self.store.write(&path, &bytes, owner, cancel)
         })?;
-        StoredFileBuilder::new(ruby)?.build(&file)
+        guarded(ruby, || StoredFileBuilder::new(ruby)?.build(&file))
     }
 
     fn delete(ruby: &Ruby, rb_self: &Self, path: String, owner: u64) -> Result<Value, Error> {
         let file = nogvl(ruby, |cancel| rb_self.store.delete(&path, owner, cancel))?;
-        StoredFileBuilder::new(ruby)?.build_optional(file)
+        guarded(ruby, || StoredFileBuilder::new(ruby)?.build_optional(file))
     }
 
     fn delete_folder(
@@ -103,19 +115,19 @@ impl DirCore {
         let files = nogvl(ruby, |cancel| {
             rb_self.store.delete_folder(&folder, owner, cancel)
         })?;
-        StoredFileBuilder::new(ruby)?.build_all(&files)
+        guarded(ruby, || StoredFileBuilder::new(ruby)?.build_all(&files))
     }
 
     fn lock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<(), Error> {
         nogvl(ruby, |cancel| rb_self.store.lock().acquire(owner, cancel))
     }
 
-    fn unlock(&self, owner: u64) -> bool {
-        self.store.lock().release(owner)
+    fn unlock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<bool, Error> {
+        guarded(ruby, || Ok(rb_self.store.lock().release(owner)))
     }
 
-    fn locked_by(&self, owner: u64) -> bool {
-        self.store.lock().held_by(owner)
+    fn locked_by(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<bool, Error> {
+        guarded(ruby, || Ok(rb_self.store.lock().held_by(owner)))
     }
 
     fn total_size(ruby: &Ruby, rb_self: &Self) -> Result<u64, Error> {
@@ -134,19 +146,21 @@ impl DirCore {
         options: RArray,
         texts: RHash,
     ) -> Result<String, Error> {
-        let folder = normalize_folder(&folder).map_err(CoreError)?;
-        let glob = search_options::glob(glob, &folder)?;
+        let folder = nogvl(ruby, |_| normalize_folder(&folder))?;
+        let glob = search_options::glob(ruby, glob, &folder)?;
         let search = search_options::compile(ruby, &pattern, search_options::options(options)?)?;
         let mut owned: HashMap<String, Vec<u8>> = HashMap::with_capacity(texts.len());
-        texts.foreach(|path: String, text: RString| {
-            // SAFETY: each text is copied at once, before any Ruby code runs.
-            owned.insert(path, unsafe { text.as_slice() }.to_vec());
-            Ok(magnus::r_hash::ForEach::Continue)
+        guarded(ruby, || {
+            texts.foreach(|path: String, text: RString| {
+                // SAFETY: each text is copied at once, before any Ruby code runs.
+                owned.insert(path, unsafe { text.as_slice() }.to_vec());
+                Ok(magnus::r_hash::ForEach::Continue)
+            })
         })?;
         let texts = owned;
         nogvl(ruby, |cancel| {
             search.folder(
-                rb_self.store.root_fd(),
+                &rb_self.store.root_fd(),
                 &folder,
                 glob.as_ref(),
                 &texts,
@@ -163,15 +177,15 @@ impl DirCore {
         folder: String,
         glob: Option<String>,
     ) -> Result<Vec<String>, Error> {
-        let folder = normalize_folder(&folder).map_err(CoreError)?;
-        let glob = search_options::glob(glob, &folder)?;
+        let folder = nogvl(ruby, |_| normalize_folder(&folder))?;
+        let glob = search_options::glob(ruby, glob, &folder)?;
         nogvl(ruby, |cancel| {
-            Search::files_needing_text(rb_self.store.root_fd(), &folder, glob.as_ref(), cancel)
+            Search::files_needing_text(&rb_self.store.root_fd(), &folder, glob.as_ref(), cancel)
         })
     }
 
-    fn max_bytes(&self) -> Option<u64> {
-        self.store.max_bytes()
+    fn max_bytes(ruby: &Ruby, rb_self: &Self) -> Result<Option<u64>, Error> {
+        guarded(ruby, || Ok(rb_self.store.max_bytes()))
     }
 }
 

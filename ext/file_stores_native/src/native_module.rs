@@ -3,33 +3,45 @@
 //! definition of each.
 
 use file_stores_core::edit::{self, Edit, EditError};
-use file_stores_core::{content_type, path, Error as Core};
+use file_stores_core::{content_type, glob, path, search, Error as Core};
 use magnus::{function, prelude::*, Error, RArray, RModule, RString, Ruby, TryConvert};
 
 use crate::errors::CoreError;
-use crate::nogvl::nogvl;
+use crate::nogvl::{guarded, nogvl};
 use crate::search_options;
 
-fn normalize_path(path: String) -> Result<String, Error> {
-    path::normalize(&path).map_err(|e| CoreError(e).into())
+// Every function here runs its work through `guarded` or `nogvl`, so a
+// panic is an InternalError, never `fatal`.
+
+fn normalize_path(ruby: &Ruby, path: String) -> Result<String, Error> {
+    guarded(ruby, || {
+        path::normalize(&path).map_err(|e| CoreError(e).into())
+    })
 }
 
-fn normalize_folder(path: String) -> Result<String, Error> {
-    path::normalize_folder(&path).map_err(|e| CoreError(e).into())
+fn normalize_folder(ruby: &Ruby, path: String) -> Result<String, Error> {
+    guarded(ruby, || {
+        path::normalize_folder(&path).map_err(|e| CoreError(e).into())
+    })
 }
 
-fn hidden_path(path: String) -> bool {
-    path::is_hidden(&path)
+fn hidden_path(ruby: &Ruby, path: String) -> Result<bool, Error> {
+    guarded(ruby, || Ok(path::is_hidden(&path)))
 }
 
-fn content_type_for(name: String, head: RString) -> &'static str {
-    // SAFETY: read at once, with no Ruby code running while borrowed.
-    let head = unsafe { head.as_slice() };
-    content_type::detect(&name, &head[..head.len().min(content_type::SNIFF_BYTES)])
+fn content_type_for(ruby: &Ruby, name: String, head: RString) -> Result<&'static str, Error> {
+    guarded(ruby, || {
+        // SAFETY: read at once, with no Ruby code running while borrowed.
+        let head = unsafe { head.as_slice() };
+        Ok(content_type::detect(
+            &name,
+            &head[..head.len().min(content_type::SNIFF_BYTES)],
+        ))
+    })
 }
 
-fn text_content_type(content_type: String) -> bool {
-    content_type::is_text(&content_type)
+fn text_content_type(ruby: &Ruby, content_type: String) -> Result<bool, Error> {
+    guarded(ruby, || Ok(content_type::is_text(&content_type)))
 }
 
 /// Applies `edits` (`[[old, new, replace_all], ...]`) to `content`. Returns
@@ -37,6 +49,20 @@ fn text_content_type(content_type: String) -> bool {
 /// :too_large, index, count or size]` for the first edit that failed; nothing is raised, so the
 /// Ruby side words the message the model sees.
 fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, Error> {
+    guarded(ruby, || apply_edits_guarded(ruby, content, edits))
+}
+
+fn apply_edits_guarded(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, Error> {
+    if edits.len() > edit::MAX_EDITS {
+        return Err(Error::new(
+            ruby.exception_arg_error(),
+            format!(
+                "{} edits in one call, over the limit of {}: split them over several calls",
+                edits.len(),
+                edit::MAX_EDITS
+            ),
+        ));
+    }
     // SAFETY: copied at once, before any Ruby code runs.
     let content = unsafe { content.as_slice() }.to_vec();
     let mut owned = Vec::with_capacity(edits.len());
@@ -50,7 +76,9 @@ fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, E
             replace_all,
         });
     }
-    let outcome = nogvl(ruby, |_| Ok(edit::apply(&content, &owned)))?;
+    let outcome = nogvl(ruby, |cancel| {
+        edit::apply_cancellable(&content, &owned, cancel)
+    })?;
     let (tag, index, count) = match outcome {
         Ok((bytes, counts)) => {
             let row = ruby.ary_new_capa(3);
@@ -72,12 +100,26 @@ fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, E
 }
 
 /// The paths (store paths below `folder`) that `glob` matches, in order.
-fn glob_filter(glob: String, folder: String, paths: Vec<String>) -> Result<Vec<String>, Error> {
-    let folder = path::normalize_folder(&folder).map_err(CoreError)?;
-    let Some(glob) = search_options::glob(Some(glob), &folder)? else {
+fn glob_filter(
+    ruby: &Ruby,
+    glob: String,
+    folder: String,
+    paths: Vec<String>,
+) -> Result<Vec<String>, Error> {
+    let folder = nogvl(ruby, |_| path::normalize_folder(&folder))?;
+    let Some(glob) = search_options::glob(ruby, Some(glob), &folder)? else {
         return Ok(paths);
     };
-    Ok(paths.into_iter().filter(|p| glob.is_match(p)).collect())
+    nogvl(ruby, |cancel| {
+        let mut kept = Vec::new();
+        for p in &paths {
+            cancel.check()?;
+            if glob.is_match(p) {
+                kept.push(p.clone());
+            }
+        }
+        Ok(kept)
+    })
 }
 
 /// The sha256 of a String's bytes in lowercase hex, without the GVL: the
@@ -109,6 +151,10 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;
     native.const_set("SNIFF_BYTES", content_type::SNIFF_BYTES)?;
     native.const_set("MAX_EDIT_RESULT", edit::MAX_RESULT)?;
+    native.const_set("MAX_EDITS", edit::MAX_EDITS)?;
+    native.const_set("MAX_PATH_DEPTH", path::MAX_DEPTH)?;
+    native.const_set("MAX_GLOB_BYTES", glob::MAX_GLOB_BYTES)?;
+    native.const_set("MAX_PATTERN_BYTES", search::MAX_PATTERN_BYTES)?;
     let _ = ruby;
     Ok(())
 }

@@ -4,14 +4,22 @@
 use file_stores_core::office::{self, Format, Limits};
 use magnus::{function, Error, RModule, RString, Ruby};
 
-use crate::nogvl::nogvl;
+use crate::nogvl::{guarded, nogvl};
 
 /// The Office format's name for a file name and content type, or nil.
-fn office_format(name: String, content_type: String) -> Option<&'static str> {
-    Format::detect(&name, &content_type).map(|format| match format {
-        Format::Word => "word",
-        Format::Excel => "excel",
-        Format::PowerPoint => "powerpoint",
+fn office_format(
+    ruby: &Ruby,
+    name: String,
+    content_type: String,
+) -> Result<Option<&'static str>, Error> {
+    guarded(ruby, || {
+        Ok(
+            Format::detect(&name, &content_type).map(|format| match format {
+                Format::Word => "word",
+                Format::Excel => "excel",
+                Format::PowerPoint => "powerpoint",
+            }),
+        )
     })
 }
 
@@ -24,7 +32,7 @@ fn office_to_text(
     name: String,
     content_type: String,
 ) -> Result<Option<RString>, Error> {
-    let Some(format) = Format::detect(&name, &content_type) else {
+    let Some(format) = guarded(ruby, || Ok(Format::detect(&name, &content_type)))? else {
         return Ok(None);
     };
     // SAFETY: copied at once, before any Ruby code runs; the GVL is released

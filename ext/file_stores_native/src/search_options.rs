@@ -7,7 +7,7 @@ use file_stores_core::glob::PathGlob;
 use file_stores_core::search::{Options, Search};
 use magnus::{prelude::*, Error, RArray, Ruby, TryConvert};
 
-use crate::errors::CoreError;
+use crate::nogvl::nogvl;
 
 type Raw = (bool, usize, bool, Option<usize>, Option<usize>, Option<f64>);
 
@@ -28,18 +28,18 @@ pub fn options(raw: RArray) -> Result<Options, Error> {
     })
 }
 
-/// A compiled search; a pattern it cannot use is an ArgumentError whose
-/// message tells the model what to write instead.
+/// A compiled search, compiled without the GVL (a pattern may take a while)
+/// and with a panic caught; a pattern it cannot use is an ArgumentError
+/// whose message tells the model what to write instead.
 pub fn compile(ruby: &Ruby, pattern: &str, options: Options) -> Result<Search, Error> {
-    Search::new(pattern, options).map_err(|message| Error::new(ruby.exception_arg_error(), message))
+    nogvl(ruby, |_| Ok(Search::new(pattern, options.clone())))?
+        .map_err(|message| Error::new(ruby.exception_arg_error(), message))
 }
 
-/// A glob relative to `folder`, or None.
-pub fn glob(glob: Option<String>, folder: &str) -> Result<Option<PathGlob>, Error> {
+/// A glob relative to `folder`, or None; compiled like [`compile`]'s pattern.
+pub fn glob(ruby: &Ruby, glob: Option<String>, folder: &str) -> Result<Option<PathGlob>, Error> {
     match glob.filter(|g| !g.is_empty()) {
-        Some(g) => PathGlob::new(&g, folder)
-            .map(Some)
-            .map_err(|e| CoreError(e).into()),
+        Some(g) => nogvl(ruby, |_| PathGlob::new(&g, folder)).map(Some),
         None => Ok(None),
     }
 }

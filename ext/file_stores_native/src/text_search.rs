@@ -10,8 +10,7 @@ use file_stores_core::search::{Report, Search};
 use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby};
 use parking_lot::Mutex;
 
-use crate::errors::CoreError;
-use crate::nogvl::nogvl;
+use crate::nogvl::{guarded, nogvl};
 use crate::search_options;
 
 /// Texts searched per call without the GVL, their strings held on this
@@ -43,8 +42,8 @@ impl TextSearch {
         glob: Option<String>,
         options: RArray,
     ) -> Result<Self, Error> {
-        let folder = path::normalize_folder(&folder).map_err(CoreError)?;
-        let glob = search_options::glob(glob, &folder)?;
+        let folder = nogvl(ruby, |_| path::normalize_folder(&folder))?;
+        let glob = search_options::glob(ruby, glob, &folder)?;
         let search = search_options::compile(ruby, &pattern, search_options::options(options)?)?;
         let report = Some(search.report());
         Ok(TextSearch(Mutex::new(State {
@@ -57,6 +56,10 @@ impl TextSearch {
 
     /// Adds `[[path, text_or_nil], ...]`; false once the search stopped.
     fn feed(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
+        guarded(ruby, || Self::feed_parts(ruby, rb_self, docs))
+    }
+
+    fn feed_parts(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
         let mut start = 0;
         while start < docs.len() {
             let end = (start + PER_CALL).min(docs.len());
@@ -105,8 +108,9 @@ impl TextSearch {
 
     /// The output, with its notes; the search cannot be fed after.
     fn finish(ruby: &Ruby, rb_self: &Self) -> Result<String, Error> {
-        match rb_self.0.lock().report.take() {
-            Some(report) => Ok(report.finish()),
+        let report = rb_self.0.lock().report.take();
+        match report {
+            Some(report) => guarded(ruby, || Ok(report.finish())),
             None => Err(Error::new(
                 ruby.exception_runtime_error(),
                 "this search has finished",

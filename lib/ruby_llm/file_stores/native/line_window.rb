@@ -42,20 +42,25 @@ module RubyLLM
       private_class_method :fitting
 
       # Raises ArgumentError unless the arguments of read_lines are whole
-      # numbers: +offset+ from 1, +limit+ from 0 or nil, +max_chars+ from 1 or nil.
+      # numbers up to MAX_LINE_NUMBER: +offset+ from 1, +limit+ from 0 or
+      # nil, +max_chars+ from 1 or nil.
       def self.check_arguments(offset, limit, max_chars)
-        unless offset.is_a?(Integer) && offset >= 1
-          raise ArgumentError, "offset must be an Integer from 1, not #{offset.inspect}"
+        max = LineWindow::MAX_LINE_NUMBER
+        unless offset.is_a?(Integer) && offset.between?(1, max)
+          raise ArgumentError, "offset must be an Integer from 1 to #{max}, not #{offset.inspect}"
         end
-        unless limit.nil? || (limit.is_a?(Integer) && limit >= 0)
-          raise ArgumentError, "limit must be nil or an Integer from 0, not #{limit.inspect}"
+        unless limit.nil? || (limit.is_a?(Integer) && limit.between?(0, max))
+          raise ArgumentError, "limit must be nil or an Integer from 0 to #{max}, not #{limit.inspect}"
         end
-        return if max_chars.nil? || (max_chars.is_a?(Integer) && max_chars >= 1)
+        return if max_chars.nil? || (max_chars.is_a?(Integer) && max_chars.between?(1, max))
 
-        raise ArgumentError, "max_chars must be nil or an Integer from 1, not #{max_chars.inspect}"
+        raise ArgumentError, "max_chars must be nil or an Integer from 1 to #{max}, not #{max_chars.inspect}"
       end
 
       alias_method :cut?, :cut
     end
+    # The largest offset, limit or max_chars read_lines takes: every store
+    # holds it in a machine word.
+    LineWindow::MAX_LINE_NUMBER = (2**62) - 1
   end
 end

@@ -17,6 +17,11 @@ module RubyLLM
   # - Detects content types from file names, and from file signatures when a
   #   name does not tell; the content_type: given to write is not kept, since
   #   a folder has nowhere to keep it.
+  # - Leaves out names no store path can hold (not UTF-8, control
+  #   characters, backslashes) and folders deeper than a store path reaches;
+  #   #listing names them.
+  # - If its folder is removed while it is open, lists nothing until the
+  #   folder is back, and the next write makes the folder again.
   # - Caches sha256 digests by file fingerprint (device, inode, size, mtime,
   #   ctime).
   # - Locks its folder across processes (flock) and threads; with_lock is
@@ -52,7 +57,14 @@ module RubyLLM
     def max_bytes = @core.max_bytes
 
     def list(folder = nil)
-      @core.list(FileStore.folder(folder))
+      @core.list(FileStore.folder(folder)).first
+    end
+
+    # The files inside +folder+, and the paths the folder holds that the
+    # store left out: see RubyLLM::FileStore::Listing.
+    def listing(folder = nil)
+      files, unnamed, deep = @core.list(FileStore.folder(folder))
+      FileStore::Listing.new(files:, unnamed:, deep:)
     end
 
     def [](path)

@@ -70,8 +70,18 @@ module RubyLLM
         private
 
         def engine_settings(options)
-          [options[:case_sensitive] == true, Integer(options[:context]), options[:files_only] == true,
-           options[:max_matches], options[:max_chars], options[:timeout]&.to_f]
+          [options[:case_sensitive] == true, count(Integer(options[:context]), 'context'),
+           options[:files_only] == true, options[:max_matches]&.then { |n| count(n, 'max_matches') },
+           options[:max_chars]&.then { |n| count(n, 'max_chars') }, options[:timeout]&.to_f]
+        end
+
+        # +value+, a whole number the engine holds in a machine word;
+        # ArgumentError (not RangeError) for anything else.
+        def count(value, name)
+          return value if value.is_a?(Integer) && value.between?(0, LineWindow::MAX_LINE_NUMBER)
+
+          raise ArgumentError, "#{name} must be a whole number from 0 to #{LineWindow::MAX_LINE_NUMBER}, " \
+                               "not #{value.inspect}"
         end
 
         # Hands the engine the texts of the files in +folder+ that +glob+

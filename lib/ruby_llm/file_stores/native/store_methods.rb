@@ -43,6 +43,14 @@ module RubyLLM
           raise NotImplementedError, "#{self.class} must implement delete(path)"
         end
 
+        # The files inside +folder+ (as #list gives them) and what the store
+        # left out, in a RubyLLM::FileStore::Listing. A store that keeps its
+        # files where names it cannot use can appear (a folder on disk) says
+        # which; this default left nothing out.
+        def listing(folder = nil)
+          RubyLLM::FileStore::Listing.new(files: list(folder), unnamed: [], deep: [])
+        end
+
         # The StoredFile at +path+; raises RubyLLM::FileNotFoundError when there is none.
         def find(path)
           self[path] || raise(RubyLLM::FileNotFoundError, "#{RubyLLM::FileStore.path(path)} does not exist")

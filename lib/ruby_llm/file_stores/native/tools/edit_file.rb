@@ -47,15 +47,15 @@ module RubyLLM
         private
 
         def collect_changes(path, old_text, new_text, replace_all, edits)
+          max = FileStores::Native::MAX_EDITS
           return [change(1, path:, old_text:, new_text:, replace_all:)] if edits.nil?
           raise Refusal, 'Give either old_text and new_text, or edits, not both.' unless old_text.nil? && new_text.nil?
           raise Refusal, 'edits must be a non-empty list of edits.' unless edits.is_a?(Array) && edits.any?
+          raise Refusal, "edits holds #{edits.size} edits; one call takes at most #{max}." if edits.size > max
 
           edits.each_with_index.map do |edit, i|
-            unless edit.is_a?(Hash)
-              raise Refusal,
-                    "Edit #{i + 1}: each edit must be an object with old_text and new_text."
-            end
+            raise Refusal, "Edit #{i + 1}: each edit must be an object with old_text and new_text." \
+              unless edit.is_a?(Hash)
 
             edit = Tools.symbolize(edit)
             change(i + 1, **edit, path: edit[:path] || path)

@@ -23,14 +23,21 @@ module RubyLLM
 
         def execute(path: nil, glob: nil)
           folder = FileStore.folder(path)
-          files = Tools.glob_filter(store.list(folder.empty? ? nil : folder), glob, folder)
-          return nothing_found(folder, glob) if files.empty?
+          listing = store.listing(folder.empty? ? nil : folder)
+          files = Tools.glob_filter(listing.files, glob, folder)
+          notes = listing.notes.map { |note| "#{note}\n" }.join
+          return nothing_found(folder, glob) + (notes.empty? ? '' : "\n#{notes}") if files.empty?
 
-          Tools.capped_lines(files.map { |f| "#{f.path} (#{f.content_type}, #{f.human_size})" }, inline_limit,
-                             'files', 'narrow with path or glob')
+          "#{lines(files, notes.size)}#{notes}"
         end
 
         private
+
+        # One line per file, leaving room for +room+ characters of notes.
+        def lines(files, room)
+          Tools.capped_lines(files.map { |f| "#{f.path} (#{f.content_type}, #{f.human_size})" },
+                             inline_limit && [inline_limit - room, 200].max, 'files', 'narrow with path or glob')
+        end
 
         def nothing_found(folder, glob)
           where = folder.empty? ? 'the store' : folder

@@ -31,15 +31,21 @@ module RubyLLM
         # Room kept for the note that says how to read on.
         NOTE_ROOM = 200
 
+        # Line numbers past this are past the end of any file: offset and
+        # limit are clamped to it, so that no store is handed a number it
+        # cannot hold (JSON allows integers of any size).
+        LINE_NUMBER_MAX = FileStore::LineWindow::MAX_LINE_NUMBER
+
         def execute(path: nil, offset: nil, limit: nil)
           path = path_argument(path)
           first = positive_integer(offset, 'offset') || 1
-          limit = positive_integer(limit, 'limit')
+          limit = positive_integer(limit, 'limit')&.clamp(1, LINE_NUMBER_MAX)
           file = store.find(path)
+          from = first.clamp(1, LINE_NUMBER_MAX)
           window = if FileStores::Native.text_content_type?(file.content_type)
-                     store.read_lines(file.path, offset: first, limit:, max_chars: budget)
+                     store.read_lines(file.path, offset: from, limit:, max_chars: budget)
                    else
-                     converted_window(file, first, limit)
+                     converted_window(file, from, limit)
                    end
           return window unless window.is_a?(LineWindow)
 
