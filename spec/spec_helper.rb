@@ -1,7 +1,16 @@
 # frozen_string_literal: true
 
 $LOAD_PATH.unshift(File.expand_path('../lib', __dir__))
+# bin/test runs specs again against another build of the extension (the
+# portable core, in tmp/portable): its folder goes first on the load path.
+native_dir = ENV.fetch('NATIVE_EXTENSION_DIR', nil)&.then { |dir| File.expand_path(dir) }
+$LOAD_PATH.unshift(native_dir) if native_dir
 require 'ruby_llm/file_stores/native'
+if native_dir
+  loaded = $LOADED_FEATURES.grep(/file_stores_native\.#{RbConfig::CONFIG['DLEXT']}\z/)
+  from_dir = !loaded.empty? && loaded.all? { _1.start_with?("#{native_dir}/") }
+  abort "NATIVE_EXTENSION_DIR=#{native_dir}, but the extension loaded was #{loaded}" unless from_dir
+end
 require 'tmpdir'
 
 Dir[File.join(__dir__, 'support/**/*.rb')].each { |file| require file }

@@ -20,7 +20,10 @@ rescue LoadError
     abort 'cargo is needed to build ruby_llm-file_stores-native: install Rust (https://rustup.rs)'
   end
 
+  # cargo names the library as the platform does (libfile_stores_native.so on
+  # Linux, .dylib on macOS); Ruby requires it under DLEXT (.so, .bundle).
   dlext = RbConfig::CONFIG['DLEXT']
+  soext = RbConfig::CONFIG['SOEXT'] || (RbConfig::CONFIG['host_os'].include?('darwin') ? 'dylib' : 'so')
   target_dir = File.join(Dir.pwd, 'target')
   install_dir = File.join(RbConfig::CONFIG['sitearchdir'], File.dirname(EXT))
   q = ->(s) { s.to_s.gsub(' ', '\ ') }
@@ -28,7 +31,7 @@ rescue LoadError
   File.write('Makefile', <<~MAKE)
     CARGO ?= cargo
     TARGET_DIR = #{q[target_dir]}
-    LIB = $(TARGET_DIR)/release/libfile_stores_native.so
+    LIB = $(TARGET_DIR)/release/libfile_stores_native.#{soext}
     DLIB = file_stores_native.#{dlext}
     INSTALL_DIR = $(DESTDIR)#{q[install_dir]}
 

@@ -69,9 +69,11 @@ struct Fingerprint {
 }
 
 impl Fingerprint {
+    // `dev_t` is a u64 on Linux and an i32 on macOS; only equality matters.
+    #[allow(clippy::unnecessary_cast)]
     fn of(st: &Stat) -> Self {
         Fingerprint {
-            dev: st.st_dev,
+            dev: st.st_dev as u64,
             ino: st.st_ino,
             size: st.st_size as u64,
             mtime: (st.st_mtime, st.st_mtime_nsec as i64),

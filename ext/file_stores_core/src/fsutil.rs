@@ -4,14 +4,15 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, OwnedFd};
 
-use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, RawDir, Stat};
+use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
 use crate::cancel::Cancel;
 use crate::error::{Error, ErrorKind, Result};
+
+pub(crate) mod dir_entries;
 
 pub const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
@@ -121,7 +122,8 @@ pub fn open_regular<Fd: AsFd>(dir: Fd, name: &str, path: &str) -> Result<Option<
     if file_type(&st) != FileType::RegularFile {
         return Ok(None);
     }
-    // O_NONBLOCK is left on: Linux ignores it for regular files.
+    // O_NONBLOCK is left on: Linux, macOS and the BSDs ignore it for
+    // regular files.
     Ok(Some((File::from(fd), st)))
 }
 
@@ -186,10 +188,8 @@ pub fn read_small(
 /// Types come from the directory entry, or from `lstat` where the file
 /// system does not say.
 ///
-/// `dir` must be a descriptor nothing has read entries from: they are read
-/// from where it stands, straight into a buffer on the stack, with no
-/// duplicate descriptor to make and close (a walk of a tree lists
-/// thousands of folders, and system calls are most of its time).
+/// `dir` must be a descriptor nothing has read entries from: on Linux they
+/// are read from where it stands (see `dir_entries`).
 pub fn visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, FileType)>> {
     visible_entries_noting(dir, rel, &mut Vec::new())
 }
@@ -203,22 +203,10 @@ pub fn visible_entries_noting(
     unnamed: &mut Vec<String>,
 ) -> Result<Vec<(String, FileType)>> {
     let mut entries = Vec::new();
-    // Enough for any entry (names are at most 255 bytes), and for a few
-    // hundred per system call.
-    let mut buf = [MaybeUninit::<u8>::uninit(); 16 << 10];
-    let mut reader = RawDir::new(dir, &mut buf);
-    while let Some(entry) = reader.next() {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(Errno::INTR) => continue,
-            // The folder was removed since it was opened: it lists nothing
-            // more (as `std::fs::read_dir` and rustix's `Dir` have it).
-            Err(Errno::NOENT) => break,
-            Err(e) => return Err(Error::io(rel, errno_to_io(e))),
-        };
-        let bytes = entry.file_name().to_bytes();
+    dir_entries::for_each(dir, rel, |name, kind| {
+        let bytes = name.to_bytes();
         if bytes.starts_with(b".") {
-            continue;
+            return Ok(());
         }
         let name = match std::str::from_utf8(bytes) {
             Ok(name) if !refused_name(name) => name,
@@ -229,20 +217,21 @@ pub fn visible_entries_noting(
                 } else {
                     format!("{rel}/{shown}")
                 });
-                continue;
+                return Ok(());
             }
         };
-        let kind = match entry.file_type() {
+        let kind = match kind {
             FileType::Unknown => match stat_at(dir, name, rel)? {
                 Some(st) => file_type(&st),
-                None => continue,
+                None => return Ok(()),
             },
             kind => kind,
         };
         if matches!(kind, FileType::RegularFile | FileType::Directory) {
             entries.push((name.to_owned(), kind));
         }
-    }
+        Ok(())
+    })?;
     Ok(entries)
 }
 

@@ -15,14 +15,11 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
-use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use rustix::fs::{
-    openat, renameat, statat, unlinkat, AtFlags, FileType, Mode, OFlags, RawDir, Stat,
-};
+use rustix::fs::{openat, renameat, statat, unlinkat, AtFlags, FileType, Mode, Stat};
 use rustix::io::Errno;
 
 use crate::cancel::Cancel;
@@ -52,6 +49,7 @@ struct Print {
 }
 
 impl Print {
+    #[allow(clippy::unnecessary_cast)] // the nanosecond fields are u64 on Linux, i64 on macOS
     fn of(st: &Stat) -> Self {
         Print {
             ino: st.st_ino,
@@ -259,7 +257,9 @@ pub fn sweep(
         .entries
         .iter()
         .filter(|(path, print)| {
-            !seen.contains(*path) && FileType::from_raw_mode(print.mode) == FileType::RegularFile
+            !seen.contains(*path)
+                && FileType::from_raw_mode(print.mode as rustix::fs::RawMode)
+                    == FileType::RegularFile
         })
         .filter_map(|(path, _)| std::str::from_utf8(path).ok().map(str::to_owned))
         .collect();
@@ -422,20 +422,13 @@ fn walk(
 fn names_in(fd: &OwnedFd, path: &[u8]) -> Result<Vec<Vec<u8>>> {
     rustix::fs::seek(fd, rustix::fs::SeekFrom::Start(0)).map_err(|e| io(path, e))?;
     let mut names = Vec::new();
-    let mut buf = [MaybeUninit::<u8>::uninit(); 16 << 10];
-    let mut reader = RawDir::new(fd, &mut buf);
-    while let Some(entry) = reader.next() {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(Errno::INTR) => continue,
-            Err(Errno::NOENT) => break,
-            Err(e) => return Err(io(path, e)),
-        };
-        let name = entry.file_name().to_bytes();
+    crate::fsutil::dir_entries::for_each(fd, &String::from_utf8_lossy(path), |name, _| {
+        let name = name.to_bytes();
         if name != b"." && name != b".." {
             names.push(name.to_vec());
         }
-    }
+        Ok(())
+    })?;
     names.sort();
     Ok(names)
 }
@@ -527,6 +520,7 @@ fn strip(dir: BorrowedFd<'_>, name: &[u8], st: &Stat, path: &[u8], out: &mut Swe
 /// of it (its `/proc` link names that very inode), never through a link.
 #[cfg(target_os = "linux")]
 fn chmod_entry(dir: BorrowedFd<'_>, name: &[u8], st: &Stat, mode: u32) -> rustix::io::Result<()> {
+    use rustix::fs::OFlags;
     let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let fd = openat(dir, OsStr::from_bytes(name), flags, Mode::empty())?;
     let now = rustix::fs::fstat(&fd)?;

@@ -43,10 +43,7 @@ module RubyLLM
           @read_only = read_only.uniq
           @tmp_size = tmp_size
           @path = which('bwrap')
-          unless @path
-            raise ConfigurationError, 'run_code needs bubblewrap for its sandbox and it is not installed: ' \
-                                      'apt-get install bubblewrap, or pass sandbox: false to run code without one'
-          end
+          raise ConfigurationError, missing_message unless @path
 
           @workdir = WORKDIRS.find { |dir| @read_only.none? { |path| inside?(path, dir) || inside?(dir, path) } }
           raise ConfigurationError, "run_code needs a work folder apart from #{@read_only.join(', ')}" unless @workdir
@@ -105,6 +102,18 @@ module RubyLLM
           ETC.each { |name| args.push('--ro-bind-try', "/etc/#{name}", "/etc/#{name}") }
           Dir['/etc/python3*'].each { |dir| args.push('--ro-bind', dir, dir) }
           args.push('--dev', '/dev', '--proc', '/proc')
+        end
+
+        # bubblewrap is Linux only (it needs Linux namespaces); on macOS a
+        # sandbox would be Seatbelt's (see README), which this gem does not make.
+        def missing_message
+          unless RUBY_PLATFORM.include?('linux')
+            return "run_code's sandbox needs bubblewrap, which runs only on Linux, and this is #{RUBY_PLATFORM}: " \
+                   'run code on a Linux machine, or pass sandbox: false to run code without one'
+          end
+
+          'run_code needs bubblewrap for its sandbox and it is not installed: ' \
+            'apt-get install bubblewrap, or pass sandbox: false to run code without one'
         end
 
         def which(name)

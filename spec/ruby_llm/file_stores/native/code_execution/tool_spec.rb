@@ -76,6 +76,17 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'construction' do
     ENV['PATH'] = path
   end
 
+  it 'raises ConfigurationError naming Linux on a system bubblewrap does not run on (macOS), unless sandbox: false' do
+    stub_const('RUBY_PLATFORM', 'arm64-darwin23')
+    path = ENV.fetch('PATH')
+    ENV['PATH'] = @tmp
+    expect { described_class.new(store, python: false, ruby: true) }
+      .to raise_error(RubyLLM::ConfigurationError, /only on Linux.*arm64-darwin23.*sandbox: false/)
+    expect(described_class.new(store, python: false, ruby: true, sandbox: false)).not_to be_sandboxed
+  ensure
+    ENV['PATH'] = path
+  end
+
   it 'keeps Python environments under RUBY_LLM_CODE_CACHE by default' do
     cache = ENV.fetch('RUBY_LLM_CODE_CACHE', nil)
     ENV['RUBY_LLM_CODE_CACHE'] = File.join(@tmp, 'cache')
