@@ -7,11 +7,10 @@ require_relative 'support/ruby_llm_records'
 # child) keeping their files in Active Storage, driven through the scripted
 # OpenAI-compatible server: bin/test-active-storage runs it on SQLite and
 # PostgreSQL when RUBY_LLM_SOURCE is set.
-RSpec.describe 'acts_as_chat records with files in Active Storage', :integration do
+RSpec.describe 'acts_as_chat records with files in Active Storage', :integration, :ruby_llm do
   before(:context) { RubyLLMRecords.create_tables! }
 
   before do
-    skip "#{RubyLLMSource.skip_message} (with Rails, as bin/test-active-storage does)" unless RubyLLMSource.available?
     RubyLLMRecords.empty_tables!
   end
 

@@ -5,11 +5,9 @@ require 'stringio'
 # The integration against ruby_llm itself, driven through a scripted
 # OpenAI-compatible server on 127.0.0.1 that records what goes over the wire.
 # Runs when RUBY_LLM_SOURCE names a loadable copy of ruby_llm (see
-# spec/support/ruby_llm_source.rb); skips otherwise.
-RSpec.describe 'RubyLLM chats with file stores', :integration do
+# spec/support/ruby_llm_source.rb); left out otherwise (spec_helper).
+RSpec.describe 'RubyLLM chats with file stores', :integration, :ruby_llm do
   include_context 'in a temporary folder'
-
-  before { skip RubyLLMSource.skip_message unless RubyLLMSource.available? }
 
   let(:s) { ScriptedOpenAIServer }
 
