@@ -103,10 +103,7 @@ impl<'a> Archive<'a> {
 
     /// The names of the parts, as stored.
     pub fn names(&self) -> Vec<String> {
-        self.zip
-            .file_names_raw()
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .collect()
+        self.zip.file_names().map(str::to_owned).collect()
     }
 
     /// Whether a part exists.
@@ -119,9 +116,9 @@ impl<'a> Archive<'a> {
     fn index_of(&self, name: &str) -> Option<usize> {
         let name = name.trim_start_matches('/');
         self.zip.index_for_name(name).or_else(|| {
-            self.zip.file_names_raw().position(|stored| {
+            self.zip.file_names().position(|stored| {
                 stored.len() == name.len()
-                    && stored.iter().zip(name.bytes()).all(|(&a, b)| {
+                    && stored.bytes().zip(name.bytes()).all(|(a, b)| {
                         let a = if a == b'\\' { b'/' } else { a };
                         a.eq_ignore_ascii_case(&b)
                     })

@@ -179,15 +179,15 @@ impl<'c, 'a> Story<'c, 'a> {
         let mut events: u32 = 0;
         loop {
             events = events.wrapping_add(1);
-            if events.is_multiple_of(1024) {
+            if events % 1024 == 0 {
                 self.conv.cancel.check()?;
             }
             match reader.read_event().map_err(|e| xml::error(self.part, e))? {
                 Event::Start(e) => self.start(&Element(&e), false)?,
                 Event::Empty(e) => self.start(&Element(&e), true)?,
                 Event::End(_) => self.end()?,
-                Event::Text(t) if self.capturing() => self.append(&t.xml10_content())?,
-                Event::CData(t) if self.capturing() => self.append(&t.into_inner())?,
+                Event::Text(t) if self.capturing() => self.append(&xml::text(&t))?,
+                Event::CData(t) if self.capturing() => self.append(&xml::cdata(&t))?,
                 Event::GeneralRef(r) if self.capturing() => {
                     if let Some(c) = xml::ref_text(&r) {
                         self.append(c.encode_utf8(&mut [0; 4]))?;

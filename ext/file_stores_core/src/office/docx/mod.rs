@@ -195,7 +195,7 @@ pub(super) fn walk(
     let mut events: u32 = 0;
     loop {
         events = events.wrapping_add(1);
-        if events.is_multiple_of(1024) {
+        if events % 1024 == 0 {
             cancel.check()?;
         }
         match reader.read_event().map_err(|e| xml::error(part, e))? {
