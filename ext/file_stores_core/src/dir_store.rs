@@ -159,7 +159,7 @@ impl DirStore {
             Err(e) => return Err(e),
         };
         crate::pool::install(|| {
-            let mut files = self.walk(dir, folder, cancel, &|dir, path, st| {
+            let mut files = Self::walk(dir, folder, cancel, &|dir, path, st| {
                 self.info_at(dir, path, st, cancel)
             })?;
             files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
@@ -309,7 +309,7 @@ impl DirStore {
         let root = open_folder(&self.root_fd, "", false)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
         let sizes = crate::pool::install(|| {
-            self.walk(root, String::new(), cancel, &|_, _, st| {
+            Self::walk(root, String::new(), cancel, &|_, _, st| {
                 Ok(Some(st.st_size as u64))
             })
         })?;
@@ -378,7 +378,6 @@ impl DirStore {
     /// Walks `dir` (the folder `rel`) in parallel, calling `visit` for each
     /// visible regular file and collecting what it returns.
     fn walk<T: Send>(
-        &self,
         dir: OwnedFd,
         rel: String,
         cancel: &Cancel,
@@ -423,7 +422,7 @@ impl DirStore {
                     .map(|path| {
                         let (_, name) = split_parent(&path);
                         match open_subdir(&dir, name, false, &path) {
-                            Ok(Some(sub)) => self.walk(sub, path, cancel, visit),
+                            Ok(Some(sub)) => Self::walk(sub, path, cancel, visit),
                             // Gone, or swapped for a link, since we read the folder.
                             Ok(None)
                             | Err(Error {
