@@ -173,6 +173,12 @@ impl<'a> Archive<'a> {
             };
             out.extend_from_slice(&chunk[..n]);
             let len = out.len() as u64;
+            // Not every zip reader stops at the declared size (zip 7 reads on).
+            if len > declared {
+                return Err(Error::conversion(format!(
+                    "the archive is corrupt: part {name} is larger than the {declared} bytes it declares"
+                )));
+            }
             if len > cap {
                 return Err(too_big(name, len, cap));
             }
