@@ -20,6 +20,14 @@ RSpec.configure do |config|
   config.disable_monkey_patching!
   # The Active Storage store's specs need Rails and a database: bin/test-active-storage runs them.
   config.exclude_pattern = '**/active_storage/**/*_spec.rb' unless ENV['RUBY_LLM_ACTIVE_STORAGE_SPECS']
+  # Examples tagged :ruby_llm need a copy of ruby_llm: without one they are
+  # left out, and the run says so once. Nothing else skips in CI (CI=true):
+  # see spec/support/prerequisites.rb.
+  unless RubyLLMSource.available?
+    config.filter_run_excluding(:ruby_llm)
+    note = "Left out the examples tagged :ruby_llm: #{RubyLLMSource.skip_message}"
+    config.before(:suite) { config.reporter.message(note) }
+  end
   config.order = :random
   Kernel.srand config.seed
 end

@@ -2,8 +2,9 @@
 
 # Builds the native extension with cargo.
 #
-# Where the rb_sys gem is installed, its mkmf helper writes the Makefile.
-# Without it (Debian has no rb_sys package), a plain Makefile runs
+# Where the rb_sys gem is installed (from rubygems.org, or Debian 13's
+# ruby-rb-sys), its mkmf helper writes the Makefile. Without it (Debian 12
+# has no rb_sys package), a plain Makefile runs
 # `cargo build --release` in a target folder of its own, installs the library
 # under the name Ruby requires, and removes the target folder after install.
 

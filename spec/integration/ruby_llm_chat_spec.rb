@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require 'marcel'
 require 'stringio'
 
 # The integration against ruby_llm itself, driven through a scripted
@@ -54,14 +55,15 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
       end
 
       first, second, third, fourth = facts[:requests]
+      markdown = Marcel::MimeType.for(name: 'notes.md') # ruby_llm's attachment type: text/markdown from Marcel 1.0.4
       notes_part = a_hash_including('type' => 'text', 'text' => a_string_including('Termination: 30 days'))
       expect(user_contents(first).first).to match([{ 'type' => 'text', 'text' => 'Compare these' }, notes_part,
                                                    a_hash_including('type' => 'file')])
       expect(user_contents(second).first).to eq(
-        "Compare these\n\nnotes.md (text/x-web-markdown, 30 bytes) is in this chat's files.\n" \
+        "Compare these\n\nnotes.md (#{markdown}, 30 bytes) is in this chat's files.\n" \
         "contract-v2.pdf (application/pdf, 2.9 KB) is in this chat's files."
       )
-      expect(user_contents(second).last.last['text']).to eq("<file name='notes.md' mime_type='text/x-web-markdown'>" \
+      expect(user_contents(second).last.last['text']).to eq("<file name='notes.md' mime_type='#{markdown}'>" \
                                                             "# Other notes\n</file>")
       expect(tool_contents(third)).to eq(['Edited notes.md (1 replacement).'])
       expect(facts[:written]).to eq(%w[notes.md contract-v2.pdf notes-2.md notes.md])

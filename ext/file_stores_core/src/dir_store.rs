@@ -210,7 +210,7 @@ impl DirStore {
             Err(e) => return Err(e),
         };
         crate::pool::install(|| {
-            let mut files = self.walk(
+            let mut files = Self::walk(
                 dir,
                 folder,
                 cancel,
@@ -367,7 +367,7 @@ impl DirStore {
         let root = open_folder(&*self.current_root(false)?, "", false)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
         let sizes = crate::pool::install(|| {
-            self.walk(
+            Self::walk(
                 root,
                 String::new(),
                 cancel,
@@ -448,7 +448,6 @@ impl DirStore {
     /// Files are visited in parallel, a batch at a time, so the walk holds
     /// at most a batch's and the stack's descriptors open.
     fn walk<T: Send>(
-        &self,
         dir: OwnedFd,
         rel: String,
         cancel: &Cancel,

@@ -141,7 +141,10 @@ mod tests {
     #[test]
     fn pages_a_file_and_gives_the_digest_of_all_of_it() {
         let (dir, store) = store();
-        let body: String = (1..=5000).map(|i| format!("line {i}\n")).collect();
+        let body = (1..=5000)
+            .map(|i| format!("line {i}\n"))
+            .collect::<Vec<_>>()
+            .concat();
         std::fs::write(dir.path().join("a.txt"), &body).expect("write");
         let cancel = Cancel::new();
         for warm in [false, true] {

@@ -3,7 +3,8 @@
 # A one-file Rails application for the Active Storage store's specs, on the
 # database DATABASE_URL names (SQLite or PostgreSQL; bin/test-active-storage
 # sets it), with Active Storage's Disk service in RUBY_LLM_AS_DIR. Worker
-# processes load it too, to act on the same chats.
+# processes load it too, to act on the same chats; RUBY_LLM_AS_AUTOLOADER=classic
+# boots theirs on the classic autoloader (Rails 6).
 require 'tmpdir'
 require 'logger'
 require 'rails'
@@ -22,6 +23,7 @@ module ActiveStorageSpecApp
   # The application.
   class Application < Rails::Application
     config.load_defaults Rails::VERSION::STRING.to_f
+    config.autoloader = :classic if ENV['RUBY_LLM_AS_AUTOLOADER'] == 'classic'
     config.root = ActiveStorageSpecApp::DIR
     config.eager_load = false
     config.logger = Logger.new(ENV['RUBY_LLM_AS_LOG'] || File::NULL)

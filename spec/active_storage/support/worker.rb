@@ -9,6 +9,7 @@
 #                                      for the file GO, then edits PATH with
 #                                      edit_file, logging to LOG when it tries
 #                                      and when it holds the lock
+#   check CHAT_ID PATH                 writes PATH, lists and searches it
 require_relative 'rails_app'
 
 command, chat_id, path, *rest = ARGV
@@ -36,6 +37,10 @@ when 'edit'
   File.write(log, "#{Process.pid} try\n", mode: 'a')
   result = tools.fetch('edit_file').call('path' => path, 'old_text' => old_text, 'new_text' => new_text)
   print result.inspect
+when 'check'
+  store.write(path, "needle in a booted app\n")
+  found = RubyLLM::FileStore::Search.run(store, 'needle')
+  print({ list: store.list.map(&:path), search: found.to_s }.inspect)
 else
   abort "unknown command #{command}"
 end

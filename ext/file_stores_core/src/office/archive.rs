@@ -111,10 +111,7 @@ impl<'a> Archive<'a> {
 
     /// The names of the parts, as stored.
     pub fn names(&self) -> Vec<String> {
-        self.zip
-            .file_names_raw()
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .collect()
+        self.zip.file_names().map(str::to_owned).collect()
     }
 
     /// Whether a part exists.
@@ -133,8 +130,8 @@ impl<'a> Archive<'a> {
         let zip = &self.zip;
         let folded = self.folded.get_or_insert_with(|| {
             let mut map = HashMap::new();
-            for (index, stored) in zip.file_names_raw().enumerate() {
-                map.entry(fold(stored)).or_insert(index);
+            for (index, stored) in zip.file_names().enumerate() {
+                map.entry(fold(stored.as_bytes())).or_insert(index);
             }
             map
         });
@@ -195,6 +192,12 @@ impl<'a> Archive<'a> {
             };
             out.extend_from_slice(&chunk[..n]);
             let len = out.len() as u64;
+            // Not every zip reader stops at the declared size (zip 7 reads on).
+            if len > declared {
+                return Err(Error::conversion(format!(
+                    "the archive is corrupt: part {name} is larger than the {declared} bytes it declares"
+                )));
+            }
             if len > cap {
                 return Err(over(len));
             }

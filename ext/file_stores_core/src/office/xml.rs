@@ -9,8 +9,9 @@
 //! of XML read, plus bytes a reader copies, never by a count of events, since
 //! one event can carry megabytes.
 
-use quick_xml::events::{BytesRef, BytesStart, Event};
+use quick_xml::events::{BytesCData, BytesRef, BytesStart, BytesText, Event};
 use quick_xml::Reader;
+use std::borrow::Cow;
 
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
@@ -71,18 +72,18 @@ pub struct Element<'e, 'b>(pub &'e BytesStart<'b>);
 impl Element<'_, '_> {
     /// The local name, without any prefix.
     pub fn name(&self) -> &[u8] {
-        local(self.0.name().0.as_bytes())
+        local(self.0.name().0)
     }
 
     /// An attribute's unescaped value, found by local name (`w:val` and
     /// `val` both answer to `b"val"`). Malformed attributes are skipped.
     pub fn attr(&self, name: &[u8]) -> Option<String> {
         self.0.attributes().flatten().find_map(|a| {
-            if local(a.key.0.as_bytes()) == name {
+            if local(a.key.0) == name {
                 Some(
                     a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
                         .map(|v| v.into_owned())
-                        .unwrap_or_else(|_| a.value.clone().into_owned()),
+                        .unwrap_or_else(|_| lossy(&a.value).into_owned()),
                 )
             } else {
                 None
@@ -99,6 +100,25 @@ impl Element<'_, '_> {
     }
 }
 
+/// The text of a text event, with its line ends normalized as XML 1.0
+/// says. Bytes that are not UTF-8 read as U+FFFD.
+pub fn text<'a>(t: &BytesText<'a>) -> Cow<'a, str> {
+    t.xml10_content()
+        .unwrap_or_else(|_| Cow::Owned(String::from_utf8_lossy(t).into_owned()))
+}
+
+/// The text of a CDATA section; bytes that are not UTF-8 read as U+FFFD.
+pub fn cdata<'a>(t: &BytesCData<'a>) -> Cow<'a, str> {
+    t.decode()
+        .unwrap_or_else(|_| Cow::Owned(String::from_utf8_lossy(t).into_owned()))
+}
+
+/// Raw bytes (an attribute's value) as text; bytes that are not UTF-8 read
+/// as U+FFFD.
+pub fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
 /// The local part of a qualified name.
 pub fn local(qname: &[u8]) -> &[u8] {
     match memchr::memchr(b':', qname) {
@@ -113,7 +133,10 @@ pub fn ref_text(reference: &BytesRef) -> Option<char> {
     if let Ok(Some(c)) = reference.resolve_char_ref() {
         return Some(c);
     }
-    quick_xml::escape::resolve_predefined_entity(reference).and_then(|s| s.chars().next())
+    std::str::from_utf8(reference)
+        .ok()
+        .and_then(quick_xml::escape::resolve_predefined_entity)
+        .and_then(|s| s.chars().next())
 }
 
 /// A parse error, naming the part.

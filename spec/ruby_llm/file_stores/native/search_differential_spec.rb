@@ -159,7 +159,9 @@ end
 
 RSpec.describe RubyLLM::FileStore::Search, :native do
   before(:all) do
-    skip 'rg (ripgrep) is not installed: apt-get install -y ripgrep' unless SearchDifferentialTree.rg_version
+    unless SearchDifferentialTree.rg_version
+      Prerequisites.missing(self, 'rg (ripgrep) is not installed: apt-get install -y ripgrep')
+    end
     @tmp = Dir.mktmpdir('search-differential')
     @root = File.join(@tmp, 'store')
     @tree = SearchDifferentialTree.new(@root)

@@ -226,8 +226,8 @@ impl<'c, 'a> Story<'c, 'a> {
                 Event::Start(e) => self.start(&Element(&e), false)?,
                 Event::Empty(e) => self.start(&Element(&e), true)?,
                 Event::End(_) => self.end()?,
-                Event::Text(t) if self.capturing() => self.append(&t.xml10_content())?,
-                Event::CData(t) if self.capturing() => self.append(&t.into_inner())?,
+                Event::Text(t) if self.capturing() => self.append(&xml::text(&t))?,
+                Event::CData(t) if self.capturing() => self.append(&xml::cdata(&t))?,
                 Event::GeneralRef(r) if self.capturing() => {
                     if let Some(c) = xml::ref_text(&r) {
                         self.append(c.encode_utf8(&mut [0; 4]))?;

@@ -98,7 +98,7 @@ pub fn read(bytes: &[u8], part: &str, cancel: &Cancel) -> Result<Layout> {
                     _ => {}
                 }
             }
-            Event::End(ref e) => match xml::local(e.name().0.as_bytes()) {
+            Event::End(ref e) => match xml::local(e.name().0) {
                 b"sp" => {
                     depth = depth.saturating_sub(1);
                     if depth == 0 {

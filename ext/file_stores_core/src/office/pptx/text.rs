@@ -177,7 +177,7 @@ pub fn read(
                     _ => {}
                 }
             }
-            Event::End(ref e) => match xml::local(e.name().0.as_bytes()) {
+            Event::End(ref e) => match xml::local(e.name().0) {
                 b"sp" => {
                     shape_depth = shape_depth.saturating_sub(1);
                     if shape_depth == 0 && shape == Shape::Title {
@@ -250,12 +250,12 @@ pub fn read(
             },
             Event::Text(ref t) if in_text => {
                 if let Some(p) = para.as_mut() {
-                    p.text.push_str(&t.xml10_content());
+                    p.text.push_str(&xml::text(t));
                 }
             }
             Event::CData(ref t) if in_text => {
                 if let Some(p) = para.as_mut() {
-                    p.text.push_str(t);
+                    p.text.push_str(&xml::cdata(t));
                 }
             }
             Event::GeneralRef(ref r) if in_text => {

@@ -163,8 +163,8 @@ fn read_workbook(bytes: &[u8], part: &str, cancel: &Cancel) -> Result<(Vec<Sheet
 /// is something else, such as a slide's number).
 pub(crate) fn rel_id(e: &quick_xml::events::BytesStart) -> Option<String> {
     e.attributes().flatten().find_map(|a| {
-        let key = a.key.0.as_bytes();
-        (key.contains(&b':') && xml::local(key) == b"id").then(|| a.value.into_owned())
+        let key = a.key.0;
+        (key.contains(&b':') && xml::local(key) == b"id").then(|| xml::lossy(&a.value).into_owned())
     })
 }
 
@@ -200,7 +200,7 @@ fn read_styles(bytes: &[u8], part: &str, cancel: &Cancel) -> Result<Vec<Kind>> {
                     _ => {}
                 }
             }
-            quick_xml::events::Event::End(e) if xml::local(e.name().0.as_bytes()) == b"cellXfs" => {
+            quick_xml::events::Event::End(e) if xml::local(e.name().0) == b"cellXfs" => {
                 in_cell_xfs = false;
             }
             quick_xml::events::Event::Eof => return Ok(kinds),

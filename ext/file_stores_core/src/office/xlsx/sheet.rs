@@ -73,13 +73,13 @@ pub fn read_strings(bytes: &[u8], part: &str, max_text: u64, cancel: &Cancel) ->
     loop {
         progress.read(&reader, &mut position)?;
         match reader.read_event().map_err(|e| xml::error(part, e))? {
-            Event::Start(e) => match xml::local(e.name().0.as_bytes()) {
+            Event::Start(e) => match xml::local(e.name().0) {
                 b"si" => raw.clear(),
                 b"t" => in_t = true,
                 b"rPh" => in_phonetic += 1,
                 _ => {}
             },
-            Event::End(e) => match xml::local(e.name().0.as_bytes()) {
+            Event::End(e) => match xml::local(e.name().0) {
                 b"si" => {
                     progress.add(raw.len() as u64)?;
                     decode_escapes(&raw, &mut strings.text);
@@ -92,11 +92,11 @@ pub fn read_strings(bytes: &[u8], part: &str, max_text: u64, cancel: &Cancel) ->
                 b"rPh" => in_phonetic = in_phonetic.saturating_sub(1),
                 _ => {}
             },
-            Event::Empty(e) if xml::local(e.name().0.as_bytes()) == b"si" => {
+            Event::Empty(e) if xml::local(e.name().0) == b"si" => {
                 strings.ends.push(strings.text.len());
             }
-            Event::Text(t) if in_t && in_phonetic == 0 => raw.push_str(&t.xml10_content()),
-            Event::CData(t) if in_t && in_phonetic == 0 => raw.push_str(&t),
+            Event::Text(t) if in_t && in_phonetic == 0 => raw.push_str(&xml::text(&t)),
+            Event::CData(t) if in_t && in_phonetic == 0 => raw.push_str(&xml::cdata(&t)),
             Event::GeneralRef(r) if in_t && in_phonetic == 0 => raw.extend(xml::ref_text(&r)),
             Event::Eof => return Ok(strings),
             _ => {}
@@ -147,7 +147,7 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
     loop {
         progress.read(&reader, &mut position)?;
         match reader.read_event().map_err(|e| xml::error(part, e))? {
-            Event::Start(e) => match xml::local(e.name().0.as_bytes()) {
+            Event::Start(e) => match xml::local(e.name().0) {
                 b"row" => {
                     next_row = start_row(&e, next_row);
                     next_col = 0;
@@ -159,7 +159,7 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
                 b"rPh" => in_phonetic += 1,
                 _ => {}
             },
-            Event::Empty(e) => match xml::local(e.name().0.as_bytes()) {
+            Event::Empty(e) => match xml::local(e.name().0) {
                 b"row" => {
                     next_row = start_row(&e, next_row) + 1;
                     next_col = 0;
@@ -175,7 +175,7 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
                 }
                 _ => {}
             },
-            Event::End(e) => match xml::local(e.name().0.as_bytes()) {
+            Event::End(e) => match xml::local(e.name().0) {
                 b"row" => {
                     next_row = next_row.saturating_add(1);
                     next_col = 0;
@@ -193,8 +193,8 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
                 b"rPh" => in_phonetic = in_phonetic.saturating_sub(1),
                 _ => {}
             },
-            Event::Text(t) if capture != Capture::None => cell.value.push_str(&t.xml10_content()),
-            Event::CData(t) if capture != Capture::None => cell.value.push_str(&t),
+            Event::Text(t) if capture != Capture::None => cell.value.push_str(&xml::text(&t)),
+            Event::CData(t) if capture != Capture::None => cell.value.push_str(&xml::cdata(&t)),
             Event::GeneralRef(r) if capture != Capture::None => {
                 cell.value.extend(xml::ref_text(&r));
             }
@@ -217,25 +217,25 @@ fn start_cell(e: &BytesStart, cell: &mut Pending, next_row: &mut u32, next_col: 
     let mut cell_type = CellType::Number;
     let mut style = 0;
     for attr in e.attributes().with_checks(false).flatten() {
-        match attr.key.0.as_bytes() {
+        match attr.key.0 {
             b"r" => {
-                if let Some((r, c)) = parse_ref(&attr.value) {
+                if let Some((r, c)) = parse_ref(&xml::lossy(&attr.value)) {
                     row = r;
                     col = c;
                 }
             }
             b"t" => {
                 cell_type = match &*attr.value {
-                    "s" => CellType::Shared,
-                    "inlineStr" => CellType::Inline,
-                    "str" => CellType::Formula,
-                    "b" => CellType::Bool,
-                    "e" => CellType::Error,
-                    "d" => CellType::Date,
+                    b"s" => CellType::Shared,
+                    b"inlineStr" => CellType::Inline,
+                    b"str" => CellType::Formula,
+                    b"b" => CellType::Bool,
+                    b"e" => CellType::Error,
+                    b"d" => CellType::Date,
                     _ => CellType::Number,
                 }
             }
-            b"s" => style = attr.value.trim().parse().unwrap_or(0),
+            b"s" => style = xml::lossy(&attr.value).trim().parse().unwrap_or(0),
             _ => {}
         }
     }
@@ -311,8 +311,8 @@ fn raw_attr(e: &BytesStart, name: &[u8]) -> Option<String> {
     e.attributes()
         .with_checks(false)
         .flatten()
-        .find(|a| a.key.0.as_bytes() == name)
-        .map(|a| a.value.into_owned())
+        .find(|a| a.key.0 == name)
+        .map(|a| xml::lossy(&a.value).into_owned())
 }
 
 /// Excel's last column (XFD).

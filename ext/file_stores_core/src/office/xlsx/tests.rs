@@ -50,7 +50,11 @@ fn workbook(sheets: &[(&str, &str, &str)], strings: &[&str], pr: &str) -> Vec<u8
     }
     wb.push_str("</sheets></workbook>");
     rels.push_str("</Relationships>");
-    let sst: String = strings.iter().map(|s| format!("<si>{s}</si>")).collect();
+    let sst = strings
+        .iter()
+        .map(|s| format!("<si>{s}</si>"))
+        .collect::<Vec<_>>()
+        .concat();
     let sst = format!(r#"<sst xmlns="x">{sst}</sst>"#);
     let mut all: Vec<(&str, &str)> = vec![
         ("_rels/.rels", RELS),

@@ -23,8 +23,8 @@ module RubyLLM
                   'bin/rails generate ruby_llm:file_store:install, then bin/rails db:migrate'
           end
           LOAD_LOCK.synchronize do
-            require_relative 'chat_file'
-            require_relative 'has_chat_files'
+            require_relative 'models'
+            %i[ChatFile HasChatFiles].each { |name| ::RubyLLM::ActiveRecord.const_get(name) } # autoloads them
             @loaded = true
           end
         end

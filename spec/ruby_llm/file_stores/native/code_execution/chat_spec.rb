@@ -75,9 +75,7 @@ RSpec.describe RubyLLM::FileStore::CodeExecution::ChatExtension do
     expect(described_class.install).to eq(RubyLLM.const_defined?(:Chat) && RubyLLM::Chat.is_a?(Class))
   end
 
-  it 'is in RubyLLM::Chat with ruby_llm loaded' do
-    skip RubyLLMSource.skip_message unless RubyLLMSource.available?
-
+  it 'is in RubyLLM::Chat with ruby_llm loaded', :ruby_llm do
     facts = RubyLLMSource.run do
       RubyLLM.configure { |config| config.openai_api_key = 'test-key' }
       chat = RubyLLM.chat(model: 'gpt-4.1-mini', provider: :openai, assume_model_exists: true)

@@ -3,7 +3,8 @@
 require 'tmpdir'
 
 # Shared set-up for the code execution specs: fast limits, a fresh folder
-# per example, and a skip with the reason where no sandbox can be made here.
+# per example, and a skip with the reason where no sandbox can be made here
+# (a failure in CI).
 module CodeExecutionHelper
   FAST = { timeout: 10, memory: 256 * 1024 * 1024, processes: 32, file_size: 16 * 1024 * 1024 }.freeze
 
@@ -39,8 +40,8 @@ RSpec.shared_context 'with code execution' do
 
   around do |example|
     problem = CodeExecutionHelper.sandbox_problem
-    next skip("no sandbox here: #{problem}") if problem
-    next skip('python3 is not on PATH') unless CodeExecutionHelper.python?
+    next Prerequisites.missing(self, "no sandbox here: #{problem}") if problem
+    next Prerequisites.missing(self, 'python3 is not on PATH') unless CodeExecutionHelper.python?
 
     Dir.mktmpdir('code-execution-spec') do |dir|
       @tmp = dir

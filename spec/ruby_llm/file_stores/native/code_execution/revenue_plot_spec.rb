@@ -74,9 +74,8 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'plotting revenue with pandas 
     expect(store.read('revenue.png')).to start_with("\x89PNG".b)
   end
 
-  it 'goes end to end through a ruby_llm chat: the attachment kept, run_code called, the chart in the files' do
-    skip RubyLLMSource.skip_message unless RubyLLMSource.available?
-
+  it 'goes end to end through a ruby_llm chat: the attachment kept, run_code called, the chart in the files',
+     :ruby_llm do
     csv_path = File.join(@tmp, 'revenue.csv')
     File.write(csv_path, csv)
     work = File.join(@tmp, 'chat-work')
