@@ -306,9 +306,13 @@ fn a_sheet_listed_again_is_shown_once() {
     for name in archive.names() {
         let content =
             String::from_utf8(archive.read(&name).expect("reads").expect("part")).expect("utf-8");
-        let again: String = (0..20_000)
-            .map(|i| format!(r#"<sheet name="Copy{i}" sheetId="{}" r:id="rId1"/>"#, i + 2))
-            .collect();
+        let mut again = String::new();
+        for i in 0..20_000 {
+            let id = i + 2;
+            again.push_str(&format!(
+                r#"<sheet name="Copy{i}" sheetId="{id}" r:id="rId1"/>"#
+            ));
+        }
         parts.push((
             name,
             content.replace("</sheets>", &format!("{again}</sheets>")),
