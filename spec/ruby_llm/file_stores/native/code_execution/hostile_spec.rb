@@ -111,10 +111,16 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'with hostile code' do
 
   it 'kills what the code left running in the background when it ends' do
     runner = runner_for(stores.fetch('in place'), timeout: 3)
-    result = runner.run(language: 'shell', code: "(sleep 2; echo late > late.txt) &\necho early")
+    # A sleep no other process has: once the run has returned, none is left.
+    marker = "31.#{Process.pid}"
+    result = runner.run(language: 'shell', code: "sleep #{marker} &\necho early")
     expect(result.stdout).to eq("early\n")
-    sleep 2.5
-    expect(stores.fetch('in place')['late.txt']).to be_nil
+    left = Dir['/proc/[0-9]*/cmdline'].select do |cmdline|
+      File.read(cmdline).split("\0") == ['sleep', marker]
+    rescue SystemCallError
+      false
+    end
+    expect(left).to be_empty
   end
 
   it 'keeps the output to its limit, with a note saying how much was cut' do

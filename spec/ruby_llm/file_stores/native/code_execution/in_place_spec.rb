@@ -33,9 +33,16 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'in place, on a NativeDir' do
   end
 
   it 'holds the folder lock for the run, so a write from another thread waits for it' do
-    run = Thread.new { python(runner, "import time\ntime.sleep(0.8)\nopen('c.txt','w').write('run')") }
-    sleep 0.3
+    # The run says it started, then waits for go.txt, which this thread
+    # writes beside the store's own files once the writer waits for the lock.
+    code = "import os, time\nopen('started.txt', 'w').write('1')\n" \
+           "for _ in range(600):\n    if os.path.exists('go.txt'): break\n    time.sleep(0.05)\n" \
+           "open('c.txt', 'w').write('run')"
+    run = Thread.new { python(runner, code) }
+    Thread.pass until File.exist?(File.join(store.local_root, 'started.txt')) || !run.alive?
     writer = Thread.new { store.write('c.txt', 'writer') }
+    Thread.pass until writer.status == 'sleep' || !writer.alive?
+    File.write(File.join(store.local_root, 'go.txt'), 'go')
     run.join
     writer.join
     # Without the lock, the writer would have gone first and the run's write would be last.
