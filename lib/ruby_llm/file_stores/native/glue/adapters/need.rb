@@ -71,6 +71,12 @@ module RubyLLM
             def records_missing = self::RECORD_NEEDS.reject(&:met?).map(&:to_s)
 
             def line = self::LINE
+
+            # Puts the adapter's Chat and Agent hooks into ruby_llm.
+            def install!
+              ::RubyLLM::Chat.prepend(self::Chat)
+              ::RubyLLM::Agent.singleton_class.prepend(self::Agent)
+            end
           end
         end
       end

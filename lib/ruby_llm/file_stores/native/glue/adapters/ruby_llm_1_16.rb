@@ -141,11 +141,6 @@ module RubyLLM
                 copy.content = attachments.empty? ? text : ::RubyLLM::Content.new(text, attachments)
               end
             end
-
-            def install!
-              ::RubyLLM::Chat.prepend(Chat)
-              ::RubyLLM::Agent.singleton_class.prepend(Agent)
-            end
           end
         end
       end

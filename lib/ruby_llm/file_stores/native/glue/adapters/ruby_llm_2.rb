@@ -107,11 +107,6 @@ module RubyLLM
             def rebuild(message, text, attachments)
               message.with_attachments(attachments).tap { |copy| copy.instance_variable_set(:@content, text) }
             end
-
-            def install!
-              ::RubyLLM::Chat.prepend(Chat)
-              ::RubyLLM::Agent.singleton_class.prepend(Agent)
-            end
           end
         end
       end
