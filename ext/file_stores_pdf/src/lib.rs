@@ -91,7 +91,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// The fewest word characters a page needs to count as text rather than a
 /// scan with a few stray glyphs (page numbers, a stamp).
-pub const MIN_WORD_CHARS: usize = 16;
+pub const MIN_WORD_CHARS: usize = 8;
 
 /// Whether a page's text is a usable text layer: enough word characters,
 /// and more of them than garbage (glyphs with no known text, private-use

@@ -1,0 +1,80 @@
+# frozen_string_literal: true
+
+# Converters::PdfText against pdftotext (poppler-utils) and Debian's
+# ruby-pdf-reader on the corpus bench/make_pdf_corpus extracts: word recall
+# and precision (words as multisets per file, after NFKC and case folding,
+# each CJK character a word), scans answered nil, and files per second.
+#
+#   ruby -Ilib bench/pdf_bench.rb [CORPUS_DIR]
+require 'open3'
+require 'timeout'
+require 'ruby_llm/file_stores/native'
+
+corpus = ARGV[0] || ENV['PDF_CORPUS'] || File.expand_path('~/.cache/ruby_llm-file_stores-native/pdf_corpus')
+files = Dir[File.join(corpus, '*.pdf')]
+abort "No PDFs in #{corpus}: run bench/make_pdf_corpus first" if files.empty?
+abort 'pdftotext is missing: apt-get install poppler-utils' unless system('which pdftotext > /dev/null')
+
+CJK = /[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]/
+def words(text)
+  text.scrub.unicode_normalize(:nfkc).downcase(:fold).gsub(CJK) { |c| " #{c} " }.split.tally
+end
+
+def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+def ours(bytes)
+  RubyLLM::FileStores::Native.pdf_to_text(bytes, 'bench.pdf')
+rescue RubyLLM::FileStore::ConversionError
+  :error
+end
+
+totals = Hash.new(0)
+wrong_nil = []
+scans = []
+ours_time = ptt_time = 0.0
+files.each do |path|
+  bytes = File.binread(path)
+  t = clock
+  text = Timeout.timeout(30) { ours(bytes) }
+  ours_time += clock - t
+  t = clock
+  ref, _err, status = Open3.capture3('pdftotext', '-q', path, '-')
+  ptt_time += clock - t
+  next if text == :error || !status.success?
+
+  ref_words = words(ref.force_encoding('UTF-8'))
+  if text.nil?
+    ref_words.sum { |_, n| n } >= 5 ? wrong_nil << File.basename(path) : scans << File.basename(path)
+    next
+  end
+  got = words(text.gsub(/^## Page \d+$/, ''))
+  common = ref_words.sum { |w, n| [n, got.fetch(w, 0)].min }
+  totals[:common] += common
+  totals[:ref] += ref_words.values.sum
+  totals[:got] += got.values.sum
+  totals[:files] += 1
+end
+
+sample = files.first(30)
+t = clock
+sample.each do |path|
+  system('ruby', '-rpdf-reader', '-e', 'PDF::Reader.new(ARGV[0]).pages.each(&:text) rescue nil', path,
+         out: File::NULL, err: File::NULL)
+end
+reader_rate = sample.size / (clock - t)
+ours_rate = files.size / ours_time
+ptt_rate = files.size / ptt_time
+
+def ratio(value) = value.round(3)
+
+puts "corpus: #{files.size} PDFs in #{corpus}"
+recall = totals[:common].fdiv(totals[:ref])
+precision = totals[:common].fdiv(totals[:got])
+puts "text: recall #{ratio(recall)}, precision #{ratio(precision)} " \
+     "over #{totals[:files]} files with text (targets 0.94, 0.97)"
+puts "scans: #{scans.size} files answered nil where pdftotext finds under 5 words"
+puts "wrongly nil: #{wrong_nil.size} of #{totals[:files] + wrong_nil.size} files with text " \
+     "(#{wrong_nil.first(10).join(', ')})"
+puts "speed: PdfText #{ours_rate.round(1)} files/s, pdftotext per file #{ptt_rate.round(1)} files/s " \
+     "(#{ratio(ours_rate / ptt_rate)}x); ruby-pdf-reader #{reader_rate.round(1)} files/s on the first " \
+     "#{sample.size} files, one process each (#{(ours_rate / reader_rate).round(1)}x)"
