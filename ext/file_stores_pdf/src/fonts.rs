@@ -238,12 +238,25 @@ fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
     if let Ok(enc) = probe.get_font_encoding(doc) {
         for (b, slot) in table.iter_mut().enumerate() {
             if let Ok(s) = enc.bytes_to_string(&[b as u8]) {
-                if !s.is_empty()
-                    && !s.contains('\u{FFFD}')
-                    && !(b < 32 && s.chars().all(char::is_control))
-                {
+                let unmapped = s.is_empty()
+                    || s.contains('\u{FFFD}')
+                    || (b < 32 && s.chars().all(char::is_control));
+                if !unmapped {
                     *slot = Some(s);
                 }
+            }
+        }
+    }
+    if !matches!(encoding, Some(Object::Name(_))) {
+        // An embedded Type1 font's own encoding is the base when the PDF
+        // names none.
+        let no_base = match encoding {
+            Some(Object::Dictionary(d)) => d.get(b"BaseEncoding").is_err(),
+            _ => true,
+        };
+        if no_base {
+            for (code, name) in type1_encoding(doc, dict) {
+                table[code] = glyph_text(&name).or_else(|| table[code].take());
             }
         }
     }
@@ -267,6 +280,46 @@ fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
         }
     }
     table
+}
+
+/// The `dup CODE /name put` entries of an embedded Type1 font program's
+/// cleartext part (its built-in encoding).
+fn type1_encoding(doc: &Document, dict: &Dictionary) -> Vec<(usize, Vec<u8>)> {
+    let Some(program) = get(doc, dict, b"FontDescriptor")
+        .and_then(|o| o.as_dict().ok())
+        .and_then(|d| get(doc, d, b"FontFile"))
+        .and_then(|o| o.as_stream().ok())
+    else {
+        return Vec::new();
+    };
+    let Ok(bytes) = program
+        .decompressed_content()
+        .or_else(|_| Ok::<_, ()>(program.content.clone()))
+    else {
+        return Vec::new();
+    };
+    let clear = match bytes.windows(5).position(|w| w == b"eexec") {
+        Some(end) => &bytes[..end],
+        None => &bytes[..bytes.len().min(64 * 1024)],
+    };
+    let words: Vec<&[u8]> = clear
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    for w in words.windows(4) {
+        if w[0] == b"dup" && w[3] == b"put" && w[2].first() == Some(&b'/') {
+            if let Some(code) = std::str::from_utf8(w[1])
+                .ok()
+                .and_then(|c| c.parse::<usize>().ok())
+            {
+                if code < 256 {
+                    out.push((code, w[2][1..].to_vec()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Names such as `a97`, `g65` or `cid48` that carry the code itself, as some
@@ -327,7 +380,8 @@ pub fn glyph_text(name: &[u8]) -> Option<String> {
         "hyphen" | "minus" => "-",
         "endash" => "–",
         "emdash" => "—",
-        "quoteright" | "quotesingle" => "'",
+        "quoteright" => "’",
+        "quotesingle" => "'",
         "quoteleft" => "‘",
         "quotedblleft" => "“",
         "quotedblright" => "”",

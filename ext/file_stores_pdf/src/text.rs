@@ -54,10 +54,30 @@ struct Line {
     out: String,
     /// Where the last glyph ended, its direction and its size.
     last: Option<([f32; 2], [f32; 2], f32)>,
+    /// The latest glyphs' starts and text, to drop one drawn again on top
+    /// of itself (fake bold, shadows).
+    recent: std::collections::VecDeque<([f32; 2], String)>,
 }
+
+/// How many glyphs back a repeat is looked for.
+const RECENT: usize = 96;
 
 impl Line {
     fn glyph(&mut self, start: [f32; 2], end: [f32; 2], size: f32, text: &str) {
+        if text.trim().is_empty() {
+            self.space();
+            return;
+        }
+        let near = 0.1 * size.max(1e-3);
+        if self.recent.iter().any(|(p, t)| {
+            t == text && (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near
+        }) {
+            return;
+        }
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((start, text.to_owned()));
         let dx = end[0] - start[0];
         let dy = end[1] - start[1];
         let len = (dx * dx + dy * dy).sqrt();
@@ -147,7 +167,7 @@ impl<'a> Interpreter<'a> {
                 self.limits.max_text_bytes
             )));
         }
-        Ok(line.out)
+        Ok(join_hyphenated(&line.out))
     }
 
     /// A stream's content, decompressed within the limit.
@@ -227,7 +247,7 @@ impl<'a> Interpreter<'a> {
                     self.limits.max_operations
                 )));
             }
-            if self.operations % 4096 == 0 && (self.cancelled)() {
+            if self.operations & 4095 == 0 && (self.cancelled)() {
                 return Err(Error::Cancelled);
             }
             let a = &op.operands;
@@ -372,6 +392,30 @@ impl<'a> Interpreter<'a> {
     }
 }
 
+/// Joins words hyphenated at a line's end ("inter-" then "preter" on the
+/// next line), as readers and pdftotext do.
+fn join_hyphenated(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let next_lower = lines
+            .peek()
+            .and_then(|l| l.chars().next())
+            .is_some_and(char::is_lowercase);
+        let mut chars = line.chars().rev();
+        let hyphenated = chars.next() == Some('-') && chars.next().is_some_and(char::is_alphabetic);
+        if hyphenated && next_lower {
+            out.push_str(&line[..line.len() - 1]);
+        } else {
+            out.push_str(line);
+            if lines.peek().is_some() {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// Places each glyph of `bytes` and moves the text matrix past it.
 fn show(font: &Font, state: &State, tm: &mut Matrix, bytes: &[u8], line: &mut Line) {
     let mut text = String::new();
@@ -496,6 +540,14 @@ pub fn prepare(bytes: &mut [u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn joins_hyphenated_words() {
+        assert_eq!(
+            join_hyphenated("an inter-\npreter\nX-\nRay well-\n"),
+            "an interpreter\nX-\nRay well-\n"
+        );
+    }
 
     #[test]
     fn measures_nesting_outside_strings() {
