@@ -109,6 +109,18 @@ pub fn usable(page: &str) -> bool {
     word >= MIN_WORD_CHARS && word > garbage
 }
 
+/// Whether pages too short to count alone ("Page 1", "Page 2") hold at
+/// least [`MIN_WORD_CHARS`] letters between them. Digits alone (page numbers
+/// stamped on a scan) do not count.
+fn short_text(pages: &[String]) -> bool {
+    pages
+        .iter()
+        .flat_map(|p| p.chars())
+        .filter(|c| c.is_alphabetic())
+        .count()
+        >= MIN_WORD_CHARS
+}
+
 /// The text of each page, in order, or an error.
 pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Vec<String>> {
     if bytes.len() > limits.max_file_bytes {
@@ -148,7 +160,7 @@ pub fn to_text(
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<String>> {
     let pages = pages(bytes, limits, cancelled)?;
-    if !pages.iter().any(|p| usable(p)) {
+    if !pages.iter().any(|p| usable(p)) && !short_text(&pages) {
         return Ok(None);
     }
     let mut out = String::new();
@@ -161,4 +173,36 @@ pub fn to_text(
     }
     out.push('\n');
     Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_is_usable_with_enough_word_characters_and_little_garbage() {
+        assert!(usable("Contract of sale"));
+        assert!(!usable("3"));
+        assert!(!usable(
+            "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD} ab12cd34"
+        ));
+        assert!(usable("Contents . . . . . . . . . . . . . . . . . . 3"));
+    }
+
+    #[test]
+    fn short_pages_count_together_by_letters_not_page_numbers() {
+        let pages = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(short_text(&pages(&["Page 1", "Page 2", "Page 3"])));
+        assert!(!short_text(&pages(&[
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"
+        ])));
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_pdf() {
+        assert_eq!(
+            to_text(b"hello", Limits::default(), &|| false),
+            Err(Error::Broken("no %PDF- header; it is not a PDF".into()))
+        );
+    }
 }

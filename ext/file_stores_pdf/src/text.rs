@@ -160,6 +160,7 @@ impl<'a> Interpreter<'a> {
         }
         let mut forms = Vec::new();
         self.run(bytes, resources, IDENTITY, 0, &mut forms, &mut line)?;
+        self.annotations(id, resources, &mut line)?;
         self.text_bytes += line.out.len();
         if self.text_bytes > self.limits.max_text_bytes {
             return Err(Error::TooLarge(format!(
@@ -372,6 +373,21 @@ impl<'a> Interpreter<'a> {
         if s.dict.get(b"Subtype").and_then(|o| o.as_name()).ok() != Some(b"Form".as_slice()) {
             return Ok(());
         }
+        self.run_form(*id, s, resources, state.ctm, depth, forms, line)
+    }
+
+    /// Runs the form XObject `s` (object `id`) drawn with `ctm`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_form(
+        &mut self,
+        id: ObjectId,
+        s: &'a lopdf::Stream,
+        resources: Option<&'a Dictionary>,
+        ctm: Matrix,
+        depth: u32,
+        forms: &mut Vec<ObjectId>,
+        line: &mut Line,
+    ) -> Result<()> {
         let matrix = match s.dict.get(b"Matrix") {
             Ok(Object::Array(m)) if m.len() == 6 => [
                 num(m.first()),
@@ -383,12 +399,105 @@ impl<'a> Interpreter<'a> {
             ],
             _ => IDENTITY,
         };
-        let own = sub_dict(doc, &s.dict, b"Resources").or(resources);
+        let own = sub_dict(self.doc, &s.dict, b"Resources").or(resources);
         let bytes = self.stream_bytes(s)?;
-        forms.push(*id);
-        let result = self.run(bytes, own, mul(&matrix, &state.ctm), depth + 1, forms, line);
+        forms.push(id);
+        let result = self.run(bytes, own, mul(&matrix, &ctm), depth + 1, forms, line);
         forms.pop();
         result
+    }
+
+    /// The text of the page's annotations as they appear (form fields,
+    /// free text, stamps): each normal appearance stream, at its rectangle.
+    fn annotations(
+        &mut self,
+        page: ObjectId,
+        resources: Option<&'a Dictionary>,
+        line: &mut Line,
+    ) -> Result<()> {
+        let doc = self.doc;
+        let Ok(page) = doc.get_dictionary(page) else {
+            return Ok(());
+        };
+        let annots = match page.get(b"Annots") {
+            Ok(Object::Reference(id)) => doc.get_object(*id).and_then(Object::as_array).ok(),
+            Ok(Object::Array(a)) => Some(a),
+            _ => None,
+        };
+        for annot in annots.into_iter().flatten().take(10_000) {
+            let annot = match annot {
+                Object::Reference(id) => doc.get_dictionary(*id).ok(),
+                Object::Dictionary(d) => Some(d),
+                _ => None,
+            };
+            let Some(annot) = annot else { continue };
+            // Hidden (bit 2) and NoView (bit 6) annotations are not shown.
+            if annot
+                .get(b"F")
+                .and_then(Object::as_i64)
+                .is_ok_and(|f| f & 0b10_0010 != 0)
+            {
+                continue;
+            }
+            let Some(appearances) = sub_dict(doc, annot, b"AP") else {
+                continue;
+            };
+            let (id, stream) = match appearances.get(b"N") {
+                Ok(Object::Reference(id)) => match doc.get_object(*id) {
+                    Ok(Object::Stream(s)) => (*id, s),
+                    Ok(Object::Dictionary(states)) => {
+                        let Some((id, s)) = state_stream(doc, states, annot) else {
+                            continue;
+                        };
+                        (id, s)
+                    }
+                    _ => continue,
+                },
+                Ok(Object::Dictionary(states)) => {
+                    let Some((id, s)) = state_stream(doc, states, annot) else {
+                        continue;
+                    };
+                    (id, s)
+                }
+                _ => continue,
+            };
+            let (x, y) = match annot.get(b"Rect") {
+                Ok(Object::Array(r)) if r.len() == 4 => (
+                    num(r.first()).min(num(r.get(2))),
+                    num(r.get(1)).min(num(r.get(3))),
+                ),
+                _ => (0.0, 0.0),
+            };
+            line.newline();
+            let mut forms = Vec::new();
+            self.run_form(
+                id,
+                stream,
+                resources,
+                [1.0, 0.0, 0.0, 1.0, x, y],
+                0,
+                &mut forms,
+                line,
+            )?;
+            line.newline();
+        }
+        Ok(())
+    }
+}
+
+/// The appearance stream for an annotation's state (`/AS`) among `states`.
+fn state_stream<'d>(
+    doc: &'d Document,
+    states: &'d Dictionary,
+    annot: &Dictionary,
+) -> Option<(ObjectId, &'d lopdf::Stream)> {
+    let state = annot.get(b"AS").and_then(Object::as_name).ok()?;
+    let Ok(Object::Reference(id)) = states.get(state) else {
+        return None;
+    };
+    match doc.get_object(*id) {
+        Ok(Object::Stream(s)) => Some((*id, s)),
+        _ => None,
     }
 }
 
