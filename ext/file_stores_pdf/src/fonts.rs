@@ -180,7 +180,7 @@ impl Font {
         let step = if self.two_byte { 2 } else { 1 };
         bytes.chunks(step).map(move |c| {
             if c.len() == 2 {
-                (u32::from(c[0]) << 8 | u32::from(c[1]), false)
+                ((u32::from(c[0]) << 8) | u32::from(c[1]), false)
             } else {
                 (u32::from(c[0]), step == 1 && c[0] == 32)
             }
@@ -488,7 +488,7 @@ pub fn parse_to_unicode(bytes: &[u8]) -> HashMap<u32, String> {
                     Some(Tok::Hex(dst)) => {
                         let mut units: Vec<u16> = dst
                             .chunks(2)
-                            .map(|c| u16::from(c[0]) << 8 | u16::from(*c.get(1).unwrap_or(&0)))
+                            .map(|c| (u16::from(c[0]) << 8) | u16::from(*c.get(1).unwrap_or(&0)))
                             .collect();
                         for code in lo..=hi {
                             map.insert(code, String::from_utf16_lossy(&units));
@@ -527,13 +527,13 @@ fn code_of(bytes: &[u8]) -> u32 {
     bytes
         .iter()
         .take(4)
-        .fold(0u32, |acc, b| acc << 8 | u32::from(*b))
+        .fold(0u32, |acc, b| (acc << 8) | u32::from(*b))
 }
 
 fn utf16_text(bytes: &[u8]) -> String {
     let units: Vec<u16> = bytes
         .chunks(2)
-        .map(|c| u16::from(c[0]) << 8 | u16::from(*c.get(1).unwrap_or(&0)))
+        .map(|c| (u16::from(c[0]) << 8) | u16::from(*c.get(1).unwrap_or(&0)))
         .collect();
     String::from_utf16_lossy(&units)
 }
