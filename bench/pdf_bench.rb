@@ -35,6 +35,7 @@ end
 totals = Hash.new(0)
 wrong_nil = []
 scans = []
+text_for_textless = []
 ours_time = ptt_time = 0.0
 files.each do |path|
   bytes = File.binread(path)
@@ -53,6 +54,7 @@ files.each do |path|
     next
   end
   got = words(text.gsub(/^## Page \d+$/, ''))
+  text_for_textless << File.basename(path) if ref_words.sum { |_, n| n } < 5
   common = ref_words.sum { |w, n| [n, got.fetch(w, 0)].min }
   totals[:common] += common
   totals[:ref] += ref_words.values.sum
@@ -64,17 +66,19 @@ end
 # inside it after loading the gem.
 sample = files.first(60)
 reader = <<~RUBY
-  require 'pdf-reader'
+  require 'pdf/reader'
   t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   ARGV.each do |path|
     Timeout.timeout(30) { PDF::Reader.new(path).pages.each(&:text) }
-  rescue StandardError, Timeout::Error
+  rescue Exception # a broken file may raise anything, even SystemStackError
     nil
   end
   print Process.clock_gettime(Process::CLOCK_MONOTONIC) - t
 RUBY
 reader_seconds, status = Open3.capture2('ruby', '-rtimeout', '-e', reader, *sample, err: File::NULL)
-abort 'ruby-pdf-reader is missing: apt-get install ruby-pdf-reader' unless status.success?
+unless status.success? && reader_seconds.to_f.positive?
+  abort 'ruby-pdf-reader is missing or failed: apt-get install ruby-pdf-reader'
+end
 reader_rate = sample.size / reader_seconds.to_f
 ours_sample = clock
 sample.each { |path| ours(File.binread(path)) }
@@ -89,7 +93,8 @@ recall = totals[:common].fdiv(totals[:ref])
 precision = totals[:common].fdiv(totals[:got])
 puts "text: recall #{ratio(recall)}, precision #{ratio(precision)} " \
      "over #{totals[:files]} files with text (targets 0.94, 0.97)"
-puts "scans: #{scans.size} files answered nil where pdftotext finds under 5 words"
+puts "scans: #{scans.size} files answered nil where pdftotext finds under 5 words; " \
+     "#{text_for_textless.size} such files answered with text (#{text_for_textless.first(10).join(', ')})"
 puts "wrongly nil: #{wrong_nil.size} of #{totals[:files] + wrong_nil.size} files with text " \
      "(#{wrong_nil.first(10).join(', ')})"
 puts "speed: PdfText #{ours_rate.round(1)} files/s, pdftotext per file #{ptt_rate.round(1)} files/s " \
