@@ -24,6 +24,14 @@ def words(text)
   text.scrub.unicode_normalize(:nfkc).downcase(:fold).gsub(CJK) { |c| " #{c} " }.split.tally
 end
 
+# How much text pdftotext found: none, stray glyphs, or text.
+def kind_of(ref)
+  word_chars = ref.scan(/[[:alnum:]]/).size
+  return :textless if word_chars.zero?
+
+  word_chars < 8 ? :stray : :text
+end
+
 def clock = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
 def ours(bytes)
@@ -33,9 +41,9 @@ rescue RubyLLM::FileStore::ConversionError
 end
 
 totals = Hash.new(0)
-wrong_nil = []
-scans = []
-text_for_textless = []
+# By pdftotext's word characters: none (textless), 1-7 (stray glyphs), 8 or
+# more (text, as the converter's MIN_WORD_CHARS).
+kinds = Hash.new { |h, k| h[k] = Hash.new { |g, answer| g[answer] = [] } }
 ours_time = ptt_time = 0.0
 files.each do |path|
   bytes = File.binread(path)
@@ -48,13 +56,12 @@ files.each do |path|
   ptt_time += clock - t
   next if text == :error || !status.success?
 
-  ref_words = words(ref.force_encoding('UTF-8'))
-  if text.nil?
-    ref_words.sum { |_, n| n } >= 5 ? wrong_nil << File.basename(path) : scans << File.basename(path)
-    next
-  end
+  ref = ref.force_encoding('UTF-8').scrub
+  kinds[kind_of(ref)][text.nil? ? :nil : :text] << File.basename(path)
+  next if text.nil?
+
+  ref_words = words(ref)
   got = words(text.gsub(/^## Page \d+$/, ''))
-  text_for_textless << File.basename(path) if ref_words.sum { |_, n| n } < 5
   common = ref_words.sum { |w, n| [n, got.fetch(w, 0)].min }
   totals[:common] += common
   totals[:ref] += ref_words.values.sum
@@ -93,10 +100,14 @@ recall = totals[:common].fdiv(totals[:ref])
 precision = totals[:common].fdiv(totals[:got])
 puts "text: recall #{ratio(recall)}, precision #{ratio(precision)} " \
      "over #{totals[:files]} files with text (targets 0.94, 0.97)"
-puts "scans: #{scans.size} files answered nil where pdftotext finds under 5 words; " \
-     "#{text_for_textless.size} such files answered with text (#{text_for_textless.first(10).join(', ')})"
-puts "wrongly nil: #{wrong_nil.size} of #{totals[:files] + wrong_nil.size} files with text " \
-     "(#{wrong_nil.first(10).join(', ')})"
+textless = kinds[:textless]
+stray = kinds[:stray]
+with_text = kinds[:text]
+puts "textless (pdftotext finds no word character): #{textless[:nil].size} nil, #{textless[:text].size} text " \
+     "(#{textless[:text].first(8).join(', ')})"
+puts "stray glyphs (1-7 word characters): #{stray[:nil].size} nil, #{stray[:text].size} text"
+puts "with text (8+ word characters): #{with_text[:nil].size} wrongly nil of " \
+     "#{with_text[:nil].size + with_text[:text].size} (#{with_text[:nil].first(12).join(', ')})"
 puts "speed: PdfText #{ours_rate.round(1)} files/s, pdftotext per file #{ptt_rate.round(1)} files/s " \
      "(#{ratio(ours_rate / ptt_rate)}x)"
 puts "speed on the first #{sample.size} files: PdfText #{ours_sample_rate.round(1)} files/s, ruby-pdf-reader " \
