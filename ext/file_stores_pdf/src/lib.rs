@@ -153,12 +153,23 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
 }
 
 /// The text of every page, each after a `## Page N` heading, or `None` when
-/// no page is [`usable`] (a scan, or a text layer of garbage).
+/// no page is [`usable`] (a scan, or a text layer of garbage). A panic in
+/// lopdf or here (a bug: input errors are `Err`s) becomes [`Error::Broken`]
+/// instead of unwinding into the caller.
 pub fn to_text(
     bytes: &[u8],
     limits: Limits,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<String>> {
+    let read = || text_of(bytes, limits, cancelled);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|_| {
+        Err(Error::Broken(
+            "the PDF reader failed on this file (an internal error); please report it".into(),
+        ))
+    })
+}
+
+fn text_of(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Option<String>> {
     let pages = pages(bytes, limits, cancelled)?;
     if !pages.iter().any(|p| usable(p)) && !short_text(&pages) {
         return Ok(None);
@@ -196,6 +207,13 @@ mod tests {
         assert!(!short_text(&pages(&[
             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"
         ])));
+    }
+
+    #[test]
+    fn a_panic_becomes_a_broken_pdf_error() {
+        let pdf = include_bytes!("../../../spec/fixtures/pdf/encrypted_empty_password.pdf");
+        let answer = to_text(pdf, Limits::default(), &|| panic!("a bug"));
+        assert!(matches!(answer, Err(Error::Broken(why)) if why.contains("internal error")));
     }
 
     #[test]
