@@ -10,6 +10,7 @@ mod errors;
 mod native_module;
 mod nogvl;
 mod office;
+mod pdf_text;
 mod run_tree;
 mod search_options;
 mod stored_file;
@@ -26,6 +27,7 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
     office::init(ruby, native)?;
+    pdf_text::init(ruby, native)?;
     run_tree::init(ruby, native)?;
     Ok(())
 }

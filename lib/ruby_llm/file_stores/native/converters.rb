@@ -102,5 +102,6 @@ module RubyLLM
 end
 
 require_relative 'converters/office'
+require_relative 'converters/pdf_text'
 require_relative 'converters/text'
 require_relative 'converters/ocr'

@@ -1,0 +1,625 @@
+//! Fonts: which bytes of a shown string make one glyph code, the Unicode
+//! text of each code, and its advance width.
+//!
+//! Text comes from the font's ToUnicode map when it has one; otherwise from
+//! its encoding (a base encoding, read through lopdf, with `/Differences`
+//! glyph names on top) for simple fonts, or from the code itself for CID
+//! fonts whose CMap is UCS-2 or UTF-16. A code with no known text gives
+//! U+FFFD, which [`crate::usable`] counts against the page.
+
+use std::collections::HashMap;
+
+use lopdf::{Dictionary, Document, Object};
+
+/// The most codes one ToUnicode range may map, so a hostile map cannot ask
+/// for billions of entries.
+const MAX_RANGE: u32 = 1 << 16;
+
+pub struct Font {
+    /// Codes are two bytes (Type0 fonts) instead of one.
+    two_byte: bool,
+    /// The text of each code from the ToUnicode map.
+    to_unicode: HashMap<u32, String>,
+    /// For simple fonts, the text of each byte from the encoding.
+    simple: Vec<Option<String>>,
+    /// CID font whose codes are UTF-16 (a `Uni…-UCS2-…` or `-UTF16-` CMap).
+    utf16: bool,
+    widths: HashMap<u32, f32>,
+    default_width: f32,
+    /// Glyph space to text space (1/1000, or a Type3 font's matrix).
+    scale: f32,
+}
+
+fn number(o: &Object) -> Option<f32> {
+    match o {
+        Object::Integer(i) => Some(*i as f32),
+        Object::Real(r) => Some(*r),
+        _ => None,
+    }
+}
+
+fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
+    match o {
+        Object::Reference(id) => doc.get_object(*id).unwrap_or(&Object::Null),
+        other => other,
+    }
+}
+
+fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
+    dict.get(key).ok().map(|o| deref(doc, o))
+}
+
+impl Font {
+    /// A font from its dictionary; never fails: what cannot be read falls
+    /// back to defaults.
+    pub fn load(doc: &Document, dict: &Dictionary) -> Font {
+        let subtype = get(doc, dict, b"Subtype")
+            .and_then(|o| o.as_name().ok())
+            .unwrap_or(b"");
+        let two_byte = subtype == b"Type0";
+        let encoding_name = get(doc, dict, b"Encoding")
+            .and_then(|o| o.as_name().ok())
+            .unwrap_or(b"");
+        let utf16 = two_byte && {
+            let n = String::from_utf8_lossy(encoding_name);
+            n.starts_with("Uni") && (n.contains("UCS2") || n.contains("UTF16"))
+        };
+        let to_unicode = get(doc, dict, b"ToUnicode")
+            .and_then(|o| o.as_stream().ok())
+            .and_then(|s| {
+                s.decompressed_content()
+                    .ok()
+                    .or_else(|| Some(s.content.clone()))
+            })
+            .map(|bytes| parse_to_unicode(&bytes))
+            .unwrap_or_default();
+        let simple = if two_byte {
+            Vec::new()
+        } else {
+            simple_encoding(doc, dict)
+        };
+        let mut font = Font {
+            two_byte,
+            to_unicode,
+            simple,
+            utf16,
+            widths: HashMap::new(),
+            default_width: 500.0,
+            scale: 0.001,
+        };
+        if two_byte {
+            font.cid_widths(doc, dict);
+        } else {
+            font.simple_widths(doc, dict, subtype == b"Type3");
+        }
+        font
+    }
+
+    fn simple_widths(&mut self, doc: &Document, dict: &Dictionary, type3: bool) {
+        if type3 {
+            if let Some(Object::Array(m)) = get(doc, dict, b"FontMatrix") {
+                if let Some(a) = m.first().and_then(number) {
+                    self.scale = a;
+                }
+            }
+            self.default_width = 0.0;
+        }
+        if let Some(w) = get(doc, dict, b"FontDescriptor")
+            .and_then(|o| o.as_dict().ok())
+            .and_then(|d| get(doc, d, b"MissingWidth"))
+            .and_then(number)
+        {
+            self.default_width = w;
+        }
+        let first = get(doc, dict, b"FirstChar").and_then(number).unwrap_or(0.0) as u32;
+        if let Some(Object::Array(ws)) = get(doc, dict, b"Widths") {
+            for (i, w) in ws.iter().take(256).enumerate() {
+                if let Some(w) = number(deref(doc, w)) {
+                    self.widths.insert(first.saturating_add(i as u32), w);
+                }
+            }
+        }
+    }
+
+    fn cid_widths(&mut self, doc: &Document, dict: &Dictionary) {
+        self.default_width = 1000.0;
+        let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
+            return;
+        };
+        let Some(cid) = desc
+            .first()
+            .map(|o| deref(doc, o))
+            .and_then(|o| o.as_dict().ok())
+        else {
+            return;
+        };
+        if let Some(dw) = get(doc, cid, b"DW").and_then(number) {
+            self.default_width = dw;
+        }
+        let Some(Object::Array(w)) = get(doc, cid, b"W") else {
+            return;
+        };
+        let mut i = 0;
+        let mut entries = 0u32;
+        while i < w.len() && entries < MAX_RANGE * 4 {
+            let Some(first) = number(deref(doc, &w[i])) else {
+                break;
+            };
+            let first = first as u32;
+            match w.get(i + 1).map(|o| deref(doc, o)) {
+                Some(Object::Array(list)) => {
+                    for (k, v) in list.iter().enumerate() {
+                        if let Some(v) = number(deref(doc, v)) {
+                            self.widths.insert(first.saturating_add(k as u32), v);
+                            entries += 1;
+                        }
+                    }
+                    i += 2;
+                }
+                Some(last) => {
+                    let (Some(last), Some(v)) = (
+                        number(last),
+                        w.get(i + 2).map(|o| deref(doc, o)).and_then(number),
+                    ) else {
+                        break;
+                    };
+                    let last = (last as u32).min(first.saturating_add(MAX_RANGE));
+                    for c in first..=last {
+                        self.widths.insert(c, v);
+                        entries += 1;
+                    }
+                    i += 3;
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Splits a shown string into glyph codes: `(code, is a single byte 32)`.
+    pub fn codes<'b>(&self, bytes: &'b [u8]) -> impl Iterator<Item = (u32, bool)> + 'b {
+        let step = if self.two_byte { 2 } else { 1 };
+        bytes.chunks(step).map(move |c| {
+            if c.len() == 2 {
+                ((u32::from(c[0]) << 8) | u32::from(c[1]), false)
+            } else {
+                (u32::from(c[0]), step == 1 && c[0] == 32)
+            }
+        })
+    }
+
+    /// Appends the text of `code` to `out`.
+    pub fn decode(&self, code: u32, out: &mut String) {
+        if let Some(t) = self.to_unicode.get(&code) {
+            out.push_str(t);
+        } else if self.two_byte {
+            match char::from_u32(code).filter(|_| self.utf16) {
+                Some(c) => out.push(c),
+                None => out.push('\u{FFFD}'),
+            }
+        } else {
+            match self.simple.get(code as usize).and_then(|t| t.as_deref()) {
+                Some(t) => out.push_str(t),
+                None => out.push('\u{FFFD}'),
+            }
+        }
+    }
+
+    /// The advance of `code` in text space units (per unit of font size).
+    pub fn width(&self, code: u32) -> f32 {
+        self.widths
+            .get(&code)
+            .copied()
+            .unwrap_or(self.default_width)
+            * self.scale
+    }
+}
+
+/// The text of each byte for a simple font: its base encoding through
+/// lopdf, then its `/Differences`.
+fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
+    let encoding = get(doc, dict, b"Encoding");
+    let base_name: &[u8] = match encoding {
+        Some(Object::Name(n)) => n,
+        Some(Object::Dictionary(d)) => get(doc, d, b"BaseEncoding")
+            .and_then(|o| o.as_name().ok())
+            .unwrap_or(b""),
+        _ => b"",
+    };
+    let base_name: &[u8] = match base_name {
+        b"WinAnsiEncoding" | b"MacRomanEncoding" | b"MacExpertEncoding" | b"StandardEncoding" => {
+            base_name
+        }
+        _ => b"StandardEncoding",
+    };
+    let mut probe = Dictionary::new();
+    probe.set("Type", Object::Name(b"Font".to_vec()));
+    probe.set("Encoding", Object::Name(base_name.to_vec()));
+    let mut table: Vec<Option<String>> = vec![None; 256];
+    if let Ok(enc) = probe.get_font_encoding(doc) {
+        for (b, slot) in table.iter_mut().enumerate() {
+            if let Ok(s) = enc.bytes_to_string(&[b as u8]) {
+                let unmapped = s.is_empty()
+                    || s.contains('\u{FFFD}')
+                    || (b < 32 && s.chars().all(char::is_control));
+                if !unmapped {
+                    *slot = Some(s);
+                }
+            }
+        }
+    }
+    if !matches!(encoding, Some(Object::Name(_))) {
+        // An embedded Type1 font's own encoding is the base when the PDF
+        // names none.
+        let no_base = match encoding {
+            Some(Object::Dictionary(d)) => d.get(b"BaseEncoding").is_err(),
+            _ => true,
+        };
+        if no_base {
+            for (code, name) in type1_encoding(doc, dict) {
+                table[code] = glyph_text(&name).or_else(|| table[code].take());
+            }
+        }
+    }
+    let base = table.clone();
+    if let Some(Object::Dictionary(d)) = encoding {
+        if let Some(Object::Array(diffs)) = get(doc, d, b"Differences") {
+            let mut code = 0usize;
+            for item in diffs {
+                match deref(doc, item) {
+                    Object::Integer(i) => code = (*i).clamp(0, 255) as usize,
+                    Object::Name(name) => {
+                        if code < 256 {
+                            table[code] =
+                                glyph_text(name).or_else(|| numeric_name(name, code, &base));
+                        }
+                        code += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    table
+}
+
+/// The `dup CODE /name put` entries of an embedded Type1 font program's
+/// cleartext part (its built-in encoding).
+fn type1_encoding(doc: &Document, dict: &Dictionary) -> Vec<(usize, Vec<u8>)> {
+    let Some(program) = get(doc, dict, b"FontDescriptor")
+        .and_then(|o| o.as_dict().ok())
+        .and_then(|d| get(doc, d, b"FontFile"))
+        .and_then(|o| o.as_stream().ok())
+    else {
+        return Vec::new();
+    };
+    let Ok(bytes) = program
+        .decompressed_content()
+        .or_else(|_| Ok::<_, ()>(program.content.clone()))
+    else {
+        return Vec::new();
+    };
+    let clear = match bytes.windows(5).position(|w| w == b"eexec") {
+        Some(end) => &bytes[..end],
+        None => &bytes[..bytes.len().min(64 * 1024)],
+    };
+    let words: Vec<&[u8]> = clear
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    for w in words.windows(4) {
+        if w[0] == b"dup" && w[3] == b"put" && w[2].first() == Some(&b'/') {
+            if let Some(code) = std::str::from_utf8(w[1])
+                .ok()
+                .and_then(|c| c.parse::<usize>().ok())
+            {
+                if code < 256 {
+                    out.push((code, w[2][1..].to_vec()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Names such as `a97`, `g65` or `cid48` that carry the code itself, as some
+/// generators of Type3 fonts write them: the code's text in the base
+/// encoding, as pdftotext reads them.
+fn numeric_name(name: &[u8], code: usize, base: &[Option<String>]) -> Option<String> {
+    let digits = name.iter().position(u8::is_ascii_digit)?;
+    if digits == 0 || digits > 3 || !name[..digits].iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let n: usize = std::str::from_utf8(&name[digits..]).ok()?.parse().ok()?;
+    if n != code || !(32..256).contains(&n) {
+        return None;
+    }
+    base.get(n).cloned().flatten()
+}
+
+/// The text of a glyph name: `uniXXXX`, `uXXXX`, a single letter or digit,
+/// or a common name; `None` for names that say nothing (`g12`, `cid7`).
+pub fn glyph_text(name: &[u8]) -> Option<String> {
+    let name = std::str::from_utf8(name).ok()?;
+    let base = name.split(['.', '_']).next().unwrap_or(name);
+    if let Some(hex) = base.strip_prefix("uni") {
+        if hex.len() >= 4 && hex.len() % 4 == 0 {
+            let units: Option<Vec<u16>> = (0..hex.len())
+                .step_by(4)
+                .map(|i| u16::from_str_radix(&hex[i..i + 4], 16).ok())
+                .collect();
+            return units.map(|u| String::from_utf16_lossy(&u));
+        }
+    }
+    if let Some(hex) = base.strip_prefix('u') {
+        if (4..=6).contains(&hex.len()) {
+            if let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
+                return Some(c.to_string());
+            }
+        }
+    }
+    if base.len() == 1 && base.as_bytes()[0].is_ascii_alphanumeric() {
+        return Some(base.to_owned());
+    }
+    let text = match base {
+        "space" | "nbspace" => " ",
+        "zero" => "0",
+        "one" => "1",
+        "two" => "2",
+        "three" => "3",
+        "four" => "4",
+        "five" => "5",
+        "six" => "6",
+        "seven" => "7",
+        "eight" => "8",
+        "nine" => "9",
+        "period" => ".",
+        "comma" => ",",
+        "colon" => ":",
+        "semicolon" => ";",
+        "hyphen" | "minus" => "-",
+        "endash" => "–",
+        "emdash" => "—",
+        "quoteright" => "’",
+        "quotesingle" => "'",
+        "quoteleft" => "‘",
+        "quotedblleft" => "“",
+        "quotedblright" => "”",
+        "quotedbl" => "\"",
+        "parenleft" => "(",
+        "parenright" => ")",
+        "bracketleft" => "[",
+        "bracketright" => "]",
+        "slash" => "/",
+        "exclam" => "!",
+        "question" => "?",
+        "ampersand" => "&",
+        "percent" => "%",
+        "dollar" => "$",
+        "asterisk" => "*",
+        "plus" => "+",
+        "equal" => "=",
+        "less" => "<",
+        "greater" => ">",
+        "at" => "@",
+        "numbersign" => "#",
+        "underscore" => "_",
+        "bullet" => "•",
+        "fi" => "fi",
+        "fl" => "fl",
+        "ff" => "ff",
+        "ffi" => "ffi",
+        "ffl" => "ffl",
+        "dotlessi" => "ı",
+        "germandbls" => "ß",
+        "AE" => "Æ",
+        "ae" => "æ",
+        "OE" => "Œ",
+        "oe" => "œ",
+        "oslash" => "ø",
+        "Oslash" => "Ø",
+        "copyright" => "©",
+        "registered" => "®",
+        "degree" => "°",
+        "section" => "§",
+        "paragraph" => "¶",
+        "dagger" => "†",
+        "ellipsis" => "…",
+        _ => return accented(base),
+    };
+    Some(text.to_owned())
+}
+
+/// Latin letters with an accent named the Adobe way (`eacute`, `Udieresis`).
+fn accented(name: &str) -> Option<String> {
+    const MARKS: [(&str, char); 9] = [
+        ("acute", '\u{301}'),
+        ("grave", '\u{300}'),
+        ("circumflex", '\u{302}'),
+        ("dieresis", '\u{308}'),
+        ("tilde", '\u{303}'),
+        ("cedilla", '\u{327}'),
+        ("ring", '\u{30A}'),
+        ("caron", '\u{30C}'),
+        ("macron", '\u{304}'),
+    ];
+    for (mark, combining) in MARKS {
+        if let Some(letter) = name.strip_suffix(mark) {
+            if letter.len() == 1 && letter.as_bytes()[0].is_ascii_alphabetic() {
+                return Some(format!("{letter}{combining}"));
+            }
+        }
+    }
+    None
+}
+
+/// Reads a ToUnicode CMap's `bfchar` and `bfrange` sections.
+pub fn parse_to_unicode(bytes: &[u8]) -> HashMap<u32, String> {
+    let mut map = HashMap::new();
+    let tokens = tokenize(bytes);
+    let mut i = 0;
+    let mut mode = "";
+    while i < tokens.len() {
+        match &tokens[i] {
+            Tok::Word(w) if w == "beginbfchar" || w == "beginbfrange" => {
+                mode = if w == "beginbfchar" { "char" } else { "range" };
+                i += 1;
+            }
+            Tok::Word(w) if w.starts_with("end") => {
+                mode = "";
+                i += 1;
+            }
+            Tok::Hex(src) if mode == "char" => {
+                if let Some(Tok::Hex(dst)) = tokens.get(i + 1) {
+                    map.insert(code_of(src), utf16_text(dst));
+                }
+                i += 2;
+            }
+            Tok::Hex(lo) if mode == "range" => {
+                let (lo, hi) = match tokens.get(i + 1) {
+                    Some(Tok::Hex(hi)) => (code_of(lo), code_of(hi)),
+                    _ => {
+                        i += 1;
+                        continue;
+                    }
+                };
+                let hi = hi.min(lo.saturating_add(MAX_RANGE));
+                match tokens.get(i + 2) {
+                    Some(Tok::Hex(dst)) => {
+                        let mut units: Vec<u16> = dst
+                            .chunks(2)
+                            .map(|c| (u16::from(c[0]) << 8) | u16::from(*c.get(1).unwrap_or(&0)))
+                            .collect();
+                        for code in lo..=hi {
+                            map.insert(code, String::from_utf16_lossy(&units));
+                            if let Some(last) = units.last_mut() {
+                                *last = last.wrapping_add(1);
+                            }
+                        }
+                        i += 3;
+                    }
+                    Some(Tok::Array(items)) => {
+                        for (k, dst) in items.iter().enumerate() {
+                            let code = lo.saturating_add(k as u32);
+                            if code > hi {
+                                break;
+                            }
+                            map.insert(code, utf16_text(dst));
+                        }
+                        i += 3;
+                    }
+                    _ => i += 2,
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    map
+}
+
+enum Tok {
+    Hex(Vec<u8>),
+    Array(Vec<Vec<u8>>),
+    Word(String),
+}
+
+fn code_of(bytes: &[u8]) -> u32 {
+    bytes
+        .iter()
+        .take(4)
+        .fold(0u32, |acc, b| (acc << 8) | u32::from(*b))
+}
+
+fn utf16_text(bytes: &[u8]) -> String {
+    let units: Vec<u16> = bytes
+        .chunks(2)
+        .map(|c| (u16::from(c[0]) << 8) | u16::from(*c.get(1).unwrap_or(&0)))
+        .collect();
+    String::from_utf16_lossy(&units)
+}
+
+fn tokenize(bytes: &[u8]) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut array: Option<Vec<Vec<u8>>> = None;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'<' && bytes.get(i + 1) != Some(&b'<') {
+            let end = bytes[i..]
+                .iter()
+                .position(|&c| c == b'>')
+                .map_or(bytes.len(), |p| i + p);
+            let hex: Vec<u8> = bytes[i + 1..end]
+                .iter()
+                .copied()
+                .filter(u8::is_ascii_hexdigit)
+                .collect();
+            let decoded: Vec<u8> = hex
+                .chunks(2)
+                .map(|c| {
+                    let s = std::str::from_utf8(c).unwrap_or("0");
+                    let v = u8::from_str_radix(s, 16).unwrap_or(0);
+                    if c.len() == 1 {
+                        v << 4
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            match array.as_mut() {
+                Some(a) => a.push(decoded),
+                None => out.push(Tok::Hex(decoded)),
+            }
+            i = end + 1;
+        } else if b == b'[' {
+            array = Some(Vec::new());
+            i += 1;
+        } else if b == b']' {
+            if let Some(a) = array.take() {
+                out.push(Tok::Array(a));
+            }
+            i += 1;
+        } else if b.is_ascii_alphabetic() {
+            let end = bytes[i..]
+                .iter()
+                .position(|c| !c.is_ascii_alphanumeric())
+                .map_or(bytes.len(), |p| i + p);
+            out.push(Tok::Word(
+                String::from_utf8_lossy(&bytes[i..end]).into_owned(),
+            ));
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_bfchar_and_bfrange() {
+        let cmap = b"1 beginbfchar <0003> <0041> endbfchar 2 beginbfrange <0010> <0012> <0061> <0020> <0021> [<00660069> <0042>] endbfrange";
+        let map = parse_to_unicode(cmap);
+        assert_eq!(map[&3], "A");
+        assert_eq!(map[&0x11], "b");
+        assert_eq!(map[&0x20], "fi");
+        assert_eq!(map[&0x21], "B");
+    }
+
+    #[test]
+    fn bounds_a_hostile_range() {
+        let map = parse_to_unicode(b"beginbfrange <00000000> <ffffffff> <0041> endbfrange");
+        assert_eq!(map.len() as u32, MAX_RANGE + 1);
+    }
+
+    #[test]
+    fn names_glyphs() {
+        assert_eq!(glyph_text(b"uni0041").as_deref(), Some("A"));
+        assert_eq!(glyph_text(b"eacute").as_deref(), Some("e\u{301}"));
+        assert_eq!(glyph_text(b"a.sc").as_deref(), Some("a"));
+        assert_eq!(glyph_text(b"g12"), None);
+    }
+}

@@ -1,0 +1,226 @@
+//! # file_stores_pdf
+//!
+//! The text layer of a PDF, page by page, for `ruby_llm-file_stores-native`'s
+//! `Converters::PdfText`. [lopdf] parses the file (broken xref tables are
+//! rebuilt, object streams read, the empty user password tried); our own
+//! content-stream interpreter ([`text`]) turns each page's text operators
+//! into words and lines, decoding fonts through their ToUnicode maps, their
+//! encodings and glyph names ([`fonts`]).
+//!
+//! Words and lines come in content-stream order, as `pdftotext -raw` gives
+//! them: a word break where the pen jumps further than a fraction of the font
+//! size, a line break where it moves to another baseline.
+//!
+//! A page is *usable* when it holds enough word characters ([`usable`]); a
+//! PDF with no usable page is a scan, or a text layer of garbage, and
+//! [`to_text`] answers `None` so the next converter (OCR) runs.
+//!
+//! ## Safety
+//!
+//! Input is untrusted. The file size, the decompressed size of each content
+//! stream, the number of operators interpreted, the nesting of forms and the
+//! nesting of arrays and dictionaries in content streams are all bounded
+//! ([`Limits`]), and the work stops soon after `cancelled` answers true. It
+//! depends on nothing of the gem's: the caller passes the cancel check.
+
+pub mod fonts;
+pub mod text;
+
+use lopdf::Document;
+
+/// Bounds on the work for one file.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The largest file read, in bytes.
+    pub max_file_bytes: usize,
+    /// The most bytes one content stream may decompress to.
+    pub max_stream_bytes: usize,
+    /// The most content-stream operators interpreted in the whole file.
+    pub max_operations: u64,
+    /// How deep forms (XObjects) may nest inside a page.
+    pub max_form_depth: u32,
+    /// How deep arrays and dictionaries may nest in a content stream.
+    pub max_nesting: usize,
+    /// The most text produced, in bytes.
+    pub max_text_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 256 << 20,
+            max_stream_bytes: 64 << 20,
+            max_operations: 50_000_000,
+            max_form_depth: 12,
+            max_nesting: 64,
+            max_text_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Why a PDF could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Not a PDF, or too damaged to read; says what was wrong.
+    Broken(String),
+    /// Encrypted with a user password other than the empty one.
+    Encrypted,
+    /// Past one of the [`Limits`]; says which.
+    TooLarge(String),
+    /// `cancelled` answered true.
+    Cancelled,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Broken(why) => write!(f, "the PDF is broken: {why}"),
+            Error::Encrypted => write!(
+                f,
+                "the PDF is encrypted with a password; save it without one to read it"
+            ),
+            Error::TooLarge(why) => write!(f, "the PDF is too large to read safely: {why}"),
+            Error::Cancelled => write!(f, "cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// The fewest word characters a page needs to count as text rather than a
+/// scan with a few stray glyphs (page numbers, a stamp).
+pub const MIN_WORD_CHARS: usize = 8;
+
+/// Whether a page's text is a usable text layer: enough word characters,
+/// and more of them than garbage (glyphs with no known text, private-use
+/// characters).
+pub fn usable(page: &str) -> bool {
+    let mut word = 0usize;
+    let mut garbage = 0usize;
+    for c in page.chars() {
+        if c.is_alphanumeric() {
+            word += 1;
+        } else if c == '\u{FFFD}' || ('\u{E000}'..='\u{F8FF}').contains(&c) {
+            garbage += 1;
+        }
+    }
+    word >= MIN_WORD_CHARS && word > garbage
+}
+
+/// Whether pages too short to count alone ("Page 1", "Page 2") hold at
+/// least [`MIN_WORD_CHARS`] letters between them. Digits alone (page numbers
+/// stamped on a scan) do not count.
+fn short_text(pages: &[String]) -> bool {
+    pages
+        .iter()
+        .flat_map(|p| p.chars())
+        .filter(|c| c.is_alphabetic())
+        .count()
+        >= MIN_WORD_CHARS
+}
+
+/// The text of each page, in order, or an error.
+pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Vec<String>> {
+    if bytes.len() > limits.max_file_bytes {
+        return Err(Error::TooLarge(format!(
+            "{} bytes, more than {}",
+            bytes.len(),
+            limits.max_file_bytes
+        )));
+    }
+    if !bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
+        return Err(Error::Broken("no %PDF- header; it is not a PDF".into()));
+    }
+    let mut doc = Document::load_mem(bytes).map_err(|e| Error::Broken(e.to_string()))?;
+    if doc.is_encrypted() && doc.decrypt("").is_err() {
+        return Err(Error::Encrypted);
+    }
+    if cancelled() {
+        return Err(Error::Cancelled);
+    }
+    let mut interpreter = text::Interpreter::new(&doc, limits, cancelled);
+    let page_ids: Vec<_> = doc.page_iter().collect();
+    if page_ids.is_empty() {
+        return Err(Error::Broken("it has no pages".into()));
+    }
+    let mut out = Vec::with_capacity(page_ids.len());
+    for id in page_ids {
+        out.push(interpreter.page(id)?);
+    }
+    Ok(out)
+}
+
+/// The text of every page, each after a `## Page N` heading, or `None` when
+/// no page is [`usable`] (a scan, or a text layer of garbage). A panic in
+/// lopdf or here (a bug: input errors are `Err`s) becomes [`Error::Broken`]
+/// instead of unwinding into the caller.
+pub fn to_text(
+    bytes: &[u8],
+    limits: Limits,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Option<String>> {
+    let read = || text_of(bytes, limits, cancelled);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).unwrap_or_else(|_| {
+        Err(Error::Broken(
+            "the PDF reader failed on this file (an internal error); please report it".into(),
+        ))
+    })
+}
+
+fn text_of(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Option<String>> {
+    let pages = pages(bytes, limits, cancelled)?;
+    if !pages.iter().any(|p| usable(p)) && !short_text(&pages) {
+        return Ok(None);
+    }
+    let mut out = String::new();
+    for (i, page) in pages.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        out.push_str(&format!("## Page {}\n\n", i + 1));
+        out.extend(page.trim_end().chars().filter(|&c| c != '\u{FFFD}'));
+    }
+    out.push('\n');
+    Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_is_usable_with_enough_word_characters_and_little_garbage() {
+        assert!(usable("Contract of sale"));
+        assert!(!usable("3"));
+        assert!(!usable(
+            "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD} ab12cd34"
+        ));
+        assert!(usable("Contents . . . . . . . . . . . . . . . . . . 3"));
+    }
+
+    #[test]
+    fn short_pages_count_together_by_letters_not_page_numbers() {
+        let pages = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(short_text(&pages(&["Page 1", "Page 2", "Page 3"])));
+        assert!(!short_text(&pages(&[
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"
+        ])));
+    }
+
+    #[test]
+    fn a_panic_becomes_a_broken_pdf_error() {
+        let pdf = include_bytes!("../../../spec/fixtures/pdf/encrypted_empty_password.pdf");
+        let answer = to_text(pdf, Limits::default(), &|| panic!("a bug"));
+        assert!(matches!(answer, Err(Error::Broken(why)) if why.contains("internal error")));
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_pdf() {
+        assert_eq!(
+            to_text(b"hello", Limits::default(), &|| false),
+            Err(Error::Broken("no %PDF- header; it is not a PDF".into()))
+        );
+    }
+}

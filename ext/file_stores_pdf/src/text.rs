@@ -1,0 +1,679 @@
+//! The content-stream interpreter: follows the graphics and text state
+//! (`q`/`Q`, `cm`, `BT`, `Tf`, `Td`, `Tm`, `T*`, `Tc`, `Tw`, `Tz`, `TL`,
+//! `Ts`), places each glyph of `Tj`, `TJ`, `'` and `"` on the page, and
+//! enters forms (`Do`) with their own resources. [`Line`] turns the placed
+//! glyphs into words and lines.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::rc::Rc;
+
+use lopdf::content::Content;
+use lopdf::{Dictionary, Document, Object, ObjectId};
+
+use crate::fonts::Font;
+use crate::{Error, Limits, Result};
+
+type Matrix = [f32; 6];
+const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+
+fn mul(m: &Matrix, n: &Matrix) -> Matrix {
+    [
+        m[0] * n[0] + m[1] * n[2],
+        m[0] * n[1] + m[1] * n[3],
+        m[2] * n[0] + m[3] * n[2],
+        m[2] * n[1] + m[3] * n[3],
+        m[4] * n[0] + m[5] * n[2] + n[4],
+        m[4] * n[1] + m[5] * n[3] + n[5],
+    ]
+}
+
+fn num(o: Option<&Object>) -> f32 {
+    match o {
+        Some(Object::Integer(i)) => *i as f32,
+        Some(Object::Real(r)) if r.is_finite() => *r,
+        _ => 0.0,
+    }
+}
+
+#[derive(Clone)]
+struct State {
+    ctm: Matrix,
+    font: Option<Rc<Font>>,
+    size: f32,
+    char_space: f32,
+    word_space: f32,
+    scale: f32,
+    leading: f32,
+    rise: f32,
+}
+
+/// Glyphs to words and lines.
+#[derive(Default)]
+struct Line {
+    out: String,
+    /// Where the last glyph ended, its direction and its size.
+    last: Option<([f32; 2], [f32; 2], f32)>,
+    /// The latest glyphs' starts and text, to drop one drawn again on top
+    /// of itself (fake bold, shadows).
+    recent: std::collections::VecDeque<([f32; 2], String)>,
+}
+
+/// How many glyphs back a repeat is looked for.
+const RECENT: usize = 96;
+
+impl Line {
+    fn glyph(&mut self, start: [f32; 2], end: [f32; 2], size: f32, text: &str) {
+        if text.trim().is_empty() {
+            self.space();
+            return;
+        }
+        let near = 0.1 * size.max(1e-3);
+        if self.recent.iter().any(|(p, t)| {
+            t == text && (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near
+        }) {
+            return;
+        }
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((start, text.to_owned()));
+        let dx = end[0] - start[0];
+        let dy = end[1] - start[1];
+        let len = (dx * dx + dy * dy).sqrt();
+        let dir = if len > 1e-6 {
+            [dx / len, dy / len]
+        } else {
+            [1.0, 0.0]
+        };
+        if let Some((last_end, last_dir, last_size)) = self.last {
+            let gx = start[0] - last_end[0];
+            let gy = start[1] - last_end[1];
+            let along = gx * last_dir[0] + gy * last_dir[1];
+            let across = (gy * last_dir[0] - gx * last_dir[1]).abs();
+            let size = size.max(last_size).max(1e-3);
+            if across > 0.5 * size {
+                self.newline();
+            } else if along > 0.15 * size || along < -0.6 * size {
+                self.space();
+            }
+        }
+        for c in text.chars() {
+            if c.is_whitespace() {
+                self.space();
+            } else if !c.is_control() {
+                self.out.push(c);
+            }
+        }
+        self.last = Some((end, dir, size));
+    }
+
+    fn space(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
+            self.out.push(' ');
+        }
+    }
+
+    fn newline(&mut self) {
+        while self.out.ends_with(' ') {
+            self.out.pop();
+        }
+        if !self.out.is_empty() && !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+}
+
+/// Reads the pages of one document, sharing fonts between them.
+pub struct Interpreter<'a> {
+    doc: &'a Document,
+    limits: Limits,
+    cancelled: &'a dyn Fn() -> bool,
+    operations: u64,
+    text_bytes: usize,
+    fonts: HashMap<usize, Rc<Font>>,
+}
+
+impl<'a> Interpreter<'a> {
+    pub fn new(doc: &'a Document, limits: Limits, cancelled: &'a dyn Fn() -> bool) -> Self {
+        Interpreter {
+            doc,
+            limits,
+            cancelled,
+            operations: 0,
+            text_bytes: 0,
+            fonts: HashMap::new(),
+        }
+    }
+
+    /// The text of the page `id`.
+    pub fn page(&mut self, id: ObjectId) -> Result<String> {
+        let doc = self.doc;
+        let resources = page_resources(doc, id);
+        let mut line = Line::default();
+        let mut bytes = Vec::new();
+        for stream_id in doc.get_page_contents(id) {
+            if let Ok(Object::Stream(s)) = doc.get_object(stream_id) {
+                bytes.extend(self.stream_bytes(s)?);
+                bytes.push(b'\n');
+            }
+        }
+        let mut forms = Vec::new();
+        self.run(bytes, resources, IDENTITY, 0, &mut forms, &mut line)?;
+        self.annotations(id, resources, &mut line)?;
+        self.text_bytes += line.out.len();
+        if self.text_bytes > self.limits.max_text_bytes {
+            return Err(Error::TooLarge(format!(
+                "more than {} bytes of text",
+                self.limits.max_text_bytes
+            )));
+        }
+        Ok(join_hyphenated(&line.out))
+    }
+
+    /// A stream's content, decompressed within the limit.
+    fn stream_bytes(&self, s: &lopdf::Stream) -> Result<Vec<u8>> {
+        let max = self.limits.max_stream_bytes;
+        let filters = s.filters().unwrap_or_default();
+        let out = if filters.is_empty() {
+            s.content.clone()
+        } else if filters == [b"FlateDecode".as_slice()] && s.dict.get(b"DecodeParms").is_err() {
+            let mut out = Vec::new();
+            let mut z = flate2::read::ZlibDecoder::new(s.content.as_slice()).take(max as u64 + 1);
+            // A damaged stream still gives the text decoded before the damage.
+            let _ = z.read_to_end(&mut out);
+            out
+        } else {
+            s.decompressed_content().unwrap_or_default()
+        };
+        if out.len() > max {
+            return Err(Error::TooLarge(format!(
+                "a stream decompresses to more than {max} bytes"
+            )));
+        }
+        Ok(out)
+    }
+
+    fn font(&mut self, resources: Option<&Dictionary>, name: &[u8]) -> Option<Rc<Font>> {
+        let doc = self.doc;
+        let fonts = resources.and_then(|r| sub_dict(doc, r, b"Font"))?;
+        let dict = sub_dict(doc, fonts, name)?;
+        let key = dict as *const Dictionary as usize;
+        Some(
+            self.fonts
+                .entry(key)
+                .or_insert_with(|| Rc::new(Font::load(doc, dict)))
+                .clone(),
+        )
+    }
+
+    fn run(
+        &mut self,
+        mut bytes: Vec<u8>,
+        resources: Option<&'a Dictionary>,
+        ctm: Matrix,
+        depth: u32,
+        forms: &mut Vec<ObjectId>,
+        line: &mut Line,
+    ) -> Result<()> {
+        if prepare(&mut bytes) > self.limits.max_nesting {
+            return Err(Error::TooLarge(format!(
+                "a content stream nests arrays or dictionaries more than {} deep",
+                self.limits.max_nesting
+            )));
+        }
+        // A content stream that does not parse gives no text, not an error:
+        // the other pages still count.
+        let Ok(content) = Content::decode(&bytes) else {
+            return Ok(());
+        };
+        let mut state = State {
+            ctm,
+            font: None,
+            size: 0.0,
+            char_space: 0.0,
+            word_space: 0.0,
+            scale: 1.0,
+            leading: 0.0,
+            rise: 0.0,
+        };
+        let mut stack: Vec<State> = Vec::new();
+        let mut tm = IDENTITY;
+        let mut tlm = IDENTITY;
+        for op in &content.operations {
+            self.operations += 1;
+            if self.operations > self.limits.max_operations {
+                return Err(Error::TooLarge(format!(
+                    "more than {} operators",
+                    self.limits.max_operations
+                )));
+            }
+            if self.operations & 4095 == 0 && (self.cancelled)() {
+                return Err(Error::Cancelled);
+            }
+            let a = &op.operands;
+            match op.operator.as_str() {
+                "q" if stack.len() < 256 => stack.push(state.clone()),
+                "Q" => {
+                    if let Some(s) = stack.pop() {
+                        state = s;
+                    }
+                }
+                "cm" => {
+                    let m = [
+                        num(a.first()),
+                        num(a.get(1)),
+                        num(a.get(2)),
+                        num(a.get(3)),
+                        num(a.get(4)),
+                        num(a.get(5)),
+                    ];
+                    state.ctm = mul(&m, &state.ctm);
+                }
+                "BT" => {
+                    tm = IDENTITY;
+                    tlm = IDENTITY;
+                }
+                "Tf" => {
+                    state.font = a
+                        .first()
+                        .and_then(|n| n.as_name().ok())
+                        .and_then(|n| self.font(resources, n));
+                    state.size = num(a.get(1));
+                }
+                "Tc" => state.char_space = num(a.first()),
+                "Tw" => state.word_space = num(a.first()),
+                "Tz" => state.scale = num(a.first()) / 100.0,
+                "TL" => state.leading = num(a.first()),
+                "Ts" => state.rise = num(a.first()),
+                "Td" | "TD" => {
+                    let (tx, ty) = (num(a.first()), num(a.get(1)));
+                    if op.operator == "TD" {
+                        state.leading = -ty;
+                    }
+                    tlm = mul(&[1.0, 0.0, 0.0, 1.0, tx, ty], &tlm);
+                    tm = tlm;
+                }
+                "Tm" => {
+                    tlm = [
+                        num(a.first()),
+                        num(a.get(1)),
+                        num(a.get(2)),
+                        num(a.get(3)),
+                        num(a.get(4)),
+                        num(a.get(5)),
+                    ];
+                    tm = tlm;
+                }
+                "T*" => {
+                    tlm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, -state.leading], &tlm);
+                    tm = tlm;
+                }
+                "Tj" | "'" | "\"" | "TJ" => {
+                    if op.operator == "'" || op.operator == "\"" {
+                        if op.operator == "\"" {
+                            state.word_space = num(a.first());
+                            state.char_space = num(a.get(1));
+                        }
+                        tlm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, -state.leading], &tlm);
+                        tm = tlm;
+                    }
+                    let Some(font) = state.font.clone() else {
+                        continue;
+                    };
+                    let items: &[Object] = match a.last() {
+                        Some(Object::Array(items)) if op.operator == "TJ" => items,
+                        Some(o @ Object::String(..)) => std::slice::from_ref(o),
+                        _ => continue,
+                    };
+                    for item in items {
+                        match item {
+                            Object::String(bytes, _) => show(&font, &state, &mut tm, bytes, line),
+                            o => {
+                                let tx = -num(Some(o)) / 1000.0 * state.size * state.scale;
+                                tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], &tm);
+                            }
+                        }
+                    }
+                }
+                "Do" if depth < self.limits.max_form_depth => {
+                    let Some(name) = a.first().and_then(|n| n.as_name().ok()) else {
+                        continue;
+                    };
+                    self.form(resources, name, &state, depth, forms, line)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn form(
+        &mut self,
+        resources: Option<&'a Dictionary>,
+        name: &[u8],
+        state: &State,
+        depth: u32,
+        forms: &mut Vec<ObjectId>,
+        line: &mut Line,
+    ) -> Result<()> {
+        let doc = self.doc;
+        let Some(xobjects) = resources.and_then(|r| sub_dict(doc, r, b"XObject")) else {
+            return Ok(());
+        };
+        let Ok(Object::Reference(id)) = xobjects.get(name) else {
+            return Ok(());
+        };
+        if forms.contains(id) {
+            return Ok(());
+        }
+        let Ok(Object::Stream(s)) = doc.get_object(*id) else {
+            return Ok(());
+        };
+        if s.dict.get(b"Subtype").and_then(|o| o.as_name()).ok() != Some(b"Form".as_slice()) {
+            return Ok(());
+        }
+        self.run_form(*id, s, resources, state.ctm, depth, forms, line)
+    }
+
+    /// Runs the form XObject `s` (object `id`) drawn with `ctm`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_form(
+        &mut self,
+        id: ObjectId,
+        s: &'a lopdf::Stream,
+        resources: Option<&'a Dictionary>,
+        ctm: Matrix,
+        depth: u32,
+        forms: &mut Vec<ObjectId>,
+        line: &mut Line,
+    ) -> Result<()> {
+        let matrix = match s.dict.get(b"Matrix") {
+            Ok(Object::Array(m)) if m.len() == 6 => [
+                num(m.first()),
+                num(m.get(1)),
+                num(m.get(2)),
+                num(m.get(3)),
+                num(m.get(4)),
+                num(m.get(5)),
+            ],
+            _ => IDENTITY,
+        };
+        let own = sub_dict(self.doc, &s.dict, b"Resources").or(resources);
+        let bytes = self.stream_bytes(s)?;
+        forms.push(id);
+        let result = self.run(bytes, own, mul(&matrix, &ctm), depth + 1, forms, line);
+        forms.pop();
+        result
+    }
+
+    /// The text of the page's annotations as they appear (form fields,
+    /// free text, stamps): each normal appearance stream, at its rectangle.
+    fn annotations(
+        &mut self,
+        page: ObjectId,
+        resources: Option<&'a Dictionary>,
+        line: &mut Line,
+    ) -> Result<()> {
+        let doc = self.doc;
+        let Ok(page) = doc.get_dictionary(page) else {
+            return Ok(());
+        };
+        let annots = match page.get(b"Annots") {
+            Ok(Object::Reference(id)) => doc.get_object(*id).and_then(Object::as_array).ok(),
+            Ok(Object::Array(a)) => Some(a),
+            _ => None,
+        };
+        for annot in annots.into_iter().flatten().take(10_000) {
+            let annot = match annot {
+                Object::Reference(id) => doc.get_dictionary(*id).ok(),
+                Object::Dictionary(d) => Some(d),
+                _ => None,
+            };
+            let Some(annot) = annot else { continue };
+            // Hidden (bit 2) and NoView (bit 6) annotations are not shown.
+            if annot
+                .get(b"F")
+                .and_then(Object::as_i64)
+                .is_ok_and(|f| f & 0b10_0010 != 0)
+            {
+                continue;
+            }
+            let Some(appearances) = sub_dict(doc, annot, b"AP") else {
+                continue;
+            };
+            let (id, stream) = match appearances.get(b"N") {
+                Ok(Object::Reference(id)) => match doc.get_object(*id) {
+                    Ok(Object::Stream(s)) => (*id, s),
+                    Ok(Object::Dictionary(states)) => {
+                        let Some((id, s)) = state_stream(doc, states, annot) else {
+                            continue;
+                        };
+                        (id, s)
+                    }
+                    _ => continue,
+                },
+                Ok(Object::Dictionary(states)) => {
+                    let Some((id, s)) = state_stream(doc, states, annot) else {
+                        continue;
+                    };
+                    (id, s)
+                }
+                _ => continue,
+            };
+            let (x, y) = match annot.get(b"Rect") {
+                Ok(Object::Array(r)) if r.len() == 4 => (
+                    num(r.first()).min(num(r.get(2))),
+                    num(r.get(1)).min(num(r.get(3))),
+                ),
+                _ => (0.0, 0.0),
+            };
+            line.newline();
+            let mut forms = Vec::new();
+            self.run_form(
+                id,
+                stream,
+                resources,
+                [1.0, 0.0, 0.0, 1.0, x, y],
+                0,
+                &mut forms,
+                line,
+            )?;
+            line.newline();
+        }
+        Ok(())
+    }
+}
+
+/// The appearance stream for an annotation's state (`/AS`) among `states`.
+fn state_stream<'d>(
+    doc: &'d Document,
+    states: &'d Dictionary,
+    annot: &Dictionary,
+) -> Option<(ObjectId, &'d lopdf::Stream)> {
+    let state = annot.get(b"AS").and_then(Object::as_name).ok()?;
+    let Ok(Object::Reference(id)) = states.get(state) else {
+        return None;
+    };
+    match doc.get_object(*id) {
+        Ok(Object::Stream(s)) => Some((*id, s)),
+        _ => None,
+    }
+}
+
+/// Joins words hyphenated at a line's end ("inter-" then "preter" on the
+/// next line), as readers and pdftotext do.
+fn join_hyphenated(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let next_lower = lines
+            .peek()
+            .and_then(|l| l.chars().next())
+            .is_some_and(char::is_lowercase);
+        let mut chars = line.chars().rev();
+        let hyphenated = chars.next() == Some('-') && chars.next().is_some_and(char::is_alphabetic);
+        if hyphenated && next_lower {
+            out.push_str(&line[..line.len() - 1]);
+        } else {
+            out.push_str(line);
+            if lines.peek().is_some() {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Places each glyph of `bytes` and moves the text matrix past it.
+fn show(font: &Font, state: &State, tm: &mut Matrix, bytes: &[u8], line: &mut Line) {
+    let mut text = String::new();
+    for (code, is_space) in font.codes(bytes) {
+        let trm = mul(
+            &mul(
+                &[
+                    state.size * state.scale,
+                    0.0,
+                    0.0,
+                    state.size,
+                    0.0,
+                    state.rise,
+                ],
+                tm,
+            ),
+            &state.ctm,
+        );
+        let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
+        text.clear();
+        font.decode(code, &mut text);
+        let mut tx = font.width(code) * state.size + state.char_space;
+        if is_space {
+            tx += state.word_space;
+        }
+        tx *= state.scale;
+        *tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], tm);
+        let end = mul(&mul(&[1.0, 0.0, 0.0, 1.0, 0.0, state.rise], tm), &state.ctm);
+        line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
+    }
+}
+
+fn sub_dict<'d>(doc: &'d Document, dict: &'d Dictionary, key: &[u8]) -> Option<&'d Dictionary> {
+    match dict.get(key).ok()? {
+        Object::Reference(id) => doc.get_dictionary(*id).ok(),
+        Object::Dictionary(d) => Some(d),
+        _ => None,
+    }
+}
+
+/// A page's resources, inherited from its ancestors when it has none.
+fn page_resources(doc: &Document, id: ObjectId) -> Option<&Dictionary> {
+    let mut node = doc.get_dictionary(id).ok()?;
+    for _ in 0..64 {
+        if let Some(r) = sub_dict(doc, node, b"Resources") {
+            return Some(r);
+        }
+        node = match node.get(b"Parent").ok()? {
+            Object::Reference(p) => doc.get_dictionary(*p).ok()?,
+            _ => return None,
+        };
+    }
+    None
+}
+
+/// Blanks the comments of a content stream (lopdf's content parser stops at
+/// them) and answers how deep arrays and dictionaries nest, skipping strings
+/// and inline image data.
+pub fn prepare(bytes: &mut [u8]) -> usize {
+    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => {
+                let mut level = 0usize;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' => i += 1,
+                        b'(' => level += 1,
+                        b')' => {
+                            level -= 1;
+                            if level == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'%' => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+                    bytes[i] = b' ';
+                    i += 1;
+                }
+            }
+            b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'<' if bytes.get(i + 1) == Some(&b'<') => {
+                depth += 1;
+                max = max.max(depth);
+                i += 1;
+            }
+            b']' => depth = depth.saturating_sub(1),
+            b'>' if bytes.get(i + 1) == Some(&b'>') => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b'I' if bytes.get(i + 1) == Some(&b'D')
+                && i > 0
+                && bytes[i - 1].is_ascii_whitespace()
+                && bytes.get(i + 2).is_some_and(u8::is_ascii_whitespace) =>
+            {
+                // Inline image data runs to the next "EI" between spaces.
+                i += 3;
+                while i + 2 < bytes.len()
+                    && !(bytes[i - 1].is_ascii_whitespace()
+                        && &bytes[i..i + 2] == b"EI"
+                        && bytes[i + 2].is_ascii_whitespace())
+                {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_hyphenated_words() {
+        assert_eq!(
+            join_hyphenated("an inter-\npreter\nX-\nRay well-\n"),
+            "an interpreter\nX-\nRay well-\n"
+        );
+    }
+
+    #[test]
+    fn measures_nesting_outside_strings() {
+        assert_eq!(prepare(&mut b"[[1]] (([[[) <<>>".to_vec()), 2);
+        assert_eq!(prepare(&mut b"BI /W 1 ID [[[[ EI [x]".to_vec()), 1);
+        let mut commented = b"(a%) Tj % [[[\n[b]".to_vec();
+        assert_eq!(prepare(&mut commented), 1);
+        assert_eq!(commented, b"(a%) Tj      \n[b]");
+    }
+
+    #[test]
+    fn breaks_words_and_lines_by_position() {
+        let mut line = Line::default();
+        line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "a");
+        line.glyph([5.0, 0.0], [10.0, 0.0], 10.0, "b");
+        line.glyph([13.0, 0.0], [18.0, 0.0], 10.0, "c");
+        line.glyph([0.0, -12.0], [5.0, -12.0], 10.0, "d");
+        assert_eq!(line.out, "ab c\nd");
+    }
+}

@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+# Small PDFs written for the PdfText specs: one page per string of text (nil
+# for a page with an image and no text), Helvetica, uncompressed.
+module PdfFixtures
+  FIXTURES = File.expand_path('../../../../fixtures/pdf', __dir__)
+
+  def pdf_fixture(name) = File.binread(File.join(FIXTURES, name))
+
+  def make_pdf(*pages)
+    objects = ['<< /Type /Catalog /Pages 2 0 R >>', nil,
+               '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>']
+    kids = pages.map do |text|
+      content = text ? page_content(text) : "q 100 0 0 100 0 0 cm 0.5 g 0 0 1 1 re f Q\n"
+      objects << "<< /Length #{content.bytesize} >>\nstream\n#{content}endstream"
+      objects << "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents #{objects.size} 0 R " \
+                 '/Resources << /Font << /F1 3 0 R >> >> >>'
+      "#{objects.size} 0 R"
+    end
+    objects[1] = "<< /Type /Pages /Kids [#{kids.join(' ')}] /Count #{kids.size} >>"
+    serialize(objects)
+  end
+
+  private
+
+  def page_content(text)
+    lines = text.lines(chomp: true).map { |line| "(#{line.gsub(/[()\\]/) { |c| "\\#{c}" }}) Tj 0 -14 Td" }
+    "BT /F1 12 Tf 72 720 Td #{lines.join(' ')} ET\n"
+  end
+
+  def serialize(objects)
+    out = +"%PDF-1.4\n"
+    offsets = objects.each_with_index.map do |body, i|
+      offset = out.bytesize
+      out << "#{i + 1} 0 obj\n#{body}\nendobj\n"
+      offset
+    end
+    xref = out.bytesize
+    out << "xref\n0 #{objects.size + 1}\n0000000000 65535 f \n"
+    offsets.each { |offset| out << format("%010d 00000 n \n", offset) }
+    out << "trailer\n<< /Size #{objects.size + 1} /Root 1 0 R >>\nstartxref\n#{xref}\n%%EOF\n"
+  end
+end
