@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative 'support/active_storage_helper'
-require_relative '../ruby_llm/file_stores/native/converters/pdf_fixtures'
+require_relative '../ruby_llm/file_store/converters/pdf_fixtures'
 
 RSpec.describe RubyLLM::FileStore::ActiveStorage, 'PDF text' do
   include PdfFixtures

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require 'find'
-require_relative '../ruby_llm/file_stores/native/code_execution/code_execution_helper'
+require_relative '../ruby_llm/file_store/code_execution/code_execution_helper'
 
 # Helpers of the run_code guarantee suites: shell code, both kinds of store,
 # and a look at everything a run left in a folder.

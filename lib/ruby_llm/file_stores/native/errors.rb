@@ -22,4 +22,13 @@ module RubyLLM
     # A converter could not turn a file into text.
     ConversionError = Class.new(StandardError) unless const_defined?(:ConversionError, false)
   end
+
+  module FileStores
+    module Native
+      # Raised at the call of with_file_store (and of an agent's file_store,
+      # with_code_execution) when the loaded ruby_llm has no adapter: it
+      # names the ruby_llm version and what it lacks.
+      class IncompatibleRubyLLMError < StandardError; end
+    end
+  end
 end

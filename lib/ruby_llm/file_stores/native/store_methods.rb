@@ -170,34 +170,6 @@ module RubyLLM
           file.digest || "#{file.path}\0#{file.byte_size}\0#{file.updated_at&.to_r}"
         end
       end
-
-      # The bytes a store's write was given: a String as it is, or what an IO
-      # reads from its start. Stores that keep the String copy it themselves
-      # (NativeDir hands it to Rust, which copies it once).
-      def self.content_bytes(content)
-        bytes = if content.respond_to?(:read)
-                  content.rewind if content.respond_to?(:rewind)
-                  content.read
-                else
-                  content
-                end
-        raise ArgumentError, "content must be a String or an IO, not #{content.class}" unless bytes.is_a?(String)
-
-        bytes
-      end
-
-      # Text from the bytes of a text file: UTF-16 with a BOM transcoded,
-      # invalid UTF-8 replaced, a UTF-8 BOM dropped.
-      def self.text_from_bytes(bytes)
-        if bytes.start_with?("\xFF\xFE".b, "\xFE\xFF".b)
-          encoding = bytes.start_with?("\xFF\xFE".b) ? Encoding::UTF_16LE : Encoding::UTF_16BE
-          return bytes.byteslice(2..).force_encoding(encoding).encode(Encoding::UTF_8, invalid: :replace,
-                                                                                       undef: :replace)
-        end
-        text = bytes.dup.force_encoding(Encoding::UTF_8)
-        text = text.scrub unless text.valid_encoding?
-        text.delete_prefix("\uFEFF")
-      end
     end
   end
 end

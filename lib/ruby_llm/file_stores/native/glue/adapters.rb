@@ -1,18 +1,16 @@
 # frozen_string_literal: true
 
 require_relative 'adapters/need'
+require_relative 'adapters/line'
 require_relative 'adapters/chat_hooks'
+require_relative 'adapters/agent_hooks'
+require_relative 'adapters/record_hooks'
 require_relative 'adapters/ruby_llm_2'
 require_relative 'adapters/ruby_llm_1_16'
 
 module RubyLLM
   module FileStores
     module Native
-      # Raised at the call of with_file_store (and of an agent's file_store,
-      # with_code_execution) when the loaded ruby_llm has no adapter: it
-      # names the ruby_llm version and what it lacks.
-      class IncompatibleRubyLLMError < StandardError; end
-
       module Glue
         # Every hook into ruby_llm's chats, agents and acts_as_chat records
         # goes through one adapter per ruby_llm line (RubyLLM2 for ruby_llm

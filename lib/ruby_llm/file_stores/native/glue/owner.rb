@@ -20,37 +20,7 @@ module RubyLLM
             "#{klass.name || klass}/#{id}"
           end
         end
-
-        # What every RubyLLM::FileStore answers about owners. A store that
-        # can keep files for several owners (Memory, Active Storage)
-        # overrides for_owner; the rest refuse one.
-        module OwnerScoping
-          # The owner this store writes files for, or nil.
-          def owner
-            nil
-          end
-
-          # A store over the same files that writes files for +owner+ and
-          # sees only theirs and the files without an owner, preferring
-          # theirs when both have a path. This store cannot: it raises
-          # ArgumentError.
-          def for_owner(owner)
-            raise ArgumentError,
-                  "#{self.class.name || self.class} cannot keep files for an owner (#{owner.inspect}): use a memory " \
-                  'or Active Storage store, or leave out owner:'
-          end
-        end
       end
-    end
-  end
-
-  class FileStore # :nodoc:
-    include FileStores::Native::Glue::OwnerScoping
-
-    # Why a store for an owner refuses to delete the shared file at +path+.
-    def self.shared_file_message(path)
-      "#{path} is shared with everyone in this chat, so you cannot delete it. You can replace it with your " \
-        'own version with write_file; that leaves the shared file to the others.'
     end
   end
 end

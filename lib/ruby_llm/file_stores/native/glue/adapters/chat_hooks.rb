@@ -37,32 +37,6 @@ module RubyLLM
               result
             end
           end
-
-          # The hook into RubyLLM::Agent's configuration that both lines
-          # share: each chat an agent builds or loads gets the agent's
-          # file_store declaration (see AgentExtension).
-          module AgentHooks
-            def apply_configuration(chat, input_values:, persist_instructions:)
-              result = super
-              declaration = file_store_declaration
-              declaration&.apply(chat, runtime_context(chat:, inputs: input_values))
-              result
-            end
-          end
-
-          # The hooks into acts_as_chat records (RubyLLM::ActiveRecord::ChatMethods)
-          # that both lines share.
-          module RecordHooks
-            private
-
-            # A question's attachments kept by the blobs ruby_llm just
-            # attached to its message record.
-            def persist_content(message_record, attachments)
-              result = super
-              RecordExtension.keep_attachments(file_store_chat, message_record, attachments) if file_store_chat
-              result
-            end
-          end
         end
       end
     end

@@ -3,7 +3,7 @@
 # The Office fixtures (spec/fixtures/office, made by generate.py there) and
 # a way to hand one to the converter.
 module OfficeFixtures
-  DIR = File.expand_path('../../../../fixtures/office', __dir__)
+  DIR = File.expand_path('../../../fixtures/office', __dir__)
 
   # What a converter is given: the file's bytes, name and content type.
   File = Struct.new(:content, :filename, :mime_type)

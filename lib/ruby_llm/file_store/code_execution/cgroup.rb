@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require 'securerandom'
-require_relative 'cgroup_places'
+require_relative 'cgroup/places'
 
 module RubyLLM
   class FileStore

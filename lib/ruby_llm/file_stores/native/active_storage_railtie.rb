@@ -12,7 +12,7 @@ module RubyLLM
       # ActiveStorage::Blob twice on Rails 7.2.
       class ActiveStorageRailtie < ::Rails::Railtie
         initializer 'ruby_llm_file_stores_native.active_storage' do
-          require_relative 'models'
+          ActiveRecordModels.name!
         end
       end
     end

@@ -3,7 +3,7 @@
 # Small PDFs written for the PdfText specs: one page per string of text (nil
 # for a page with an image and no text), Helvetica, uncompressed.
 module PdfFixtures
-  FIXTURES = File.expand_path('../../../../fixtures/pdf', __dir__)
+  FIXTURES = File.expand_path('../../../fixtures/pdf', __dir__)
 
   def pdf_fixture(name) = File.binread(File.join(FIXTURES, name))
 

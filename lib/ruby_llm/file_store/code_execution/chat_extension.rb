@@ -5,8 +5,8 @@ module RubyLLM
     class CodeExecution # :nodoc:
       # chat.with_code_execution(**options): gives the chat's model the
       # run_code tool over the chat's file store (see CodeExecution.new for
-      # the options). Included into RubyLLM::Chat when ruby_llm is loaded,
-      # once, whichever of the two is required first.
+      # the options). Included into RubyLLM::Chat by
+      # RubyLLM::FileStores::Native.install!, once ruby_llm is loaded.
       #
       #   chat = RubyLLM.chat.with_file_store('tmp/work').with_code_execution(python: %w[pandas matplotlib])
       module ChatExtension
@@ -73,9 +73,6 @@ module RubyLLM
           file_store_written(file) if respond_to?(:file_store_written, true)
         end
       end
-
-      # When ruby_llm is loaded after this gem, Native.install! calls install.
-      ChatExtension.install
     end
   end
 end

@@ -136,7 +136,7 @@ RSpec.describe RubyLLM::FileStore::Search, :native do
       end
 
       it 'keeps memory flat in file size: a 400 MB file is searched in buffers' do
-        script = File.expand_path('../../../scripts/search_memory.rb', __dir__)
+        script = File.expand_path('../../scripts/search_memory.rb', __dir__)
         output = IO.popen([RbConfig.ruby, script, '400'], &:read)
         expect(output).to include('result: huge.log:')
         before = output[/peak_kb_before: (\d+)/, 1].to_i

@@ -11,7 +11,7 @@ require_relative 'code_execution/staging'
 require_relative 'code_execution/runs'
 require_relative 'code_execution/report'
 require_relative 'code_execution/tool'
-require_relative 'code_execution/chat'
+require_relative 'code_execution/chat_extension'
 
 module RubyLLM
   class FileStore

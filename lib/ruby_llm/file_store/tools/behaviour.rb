@@ -5,9 +5,6 @@ require 'json'
 module RubyLLM
   class FileStore
     module Tools
-      # A failure the model can act on: the tool answers { error: message }.
-      class Refusal < StandardError; end
-
       # What every file tool does: holds its store, takes string or symbol
       # keys, and answers failures the model can act on as { error: '...' }
       # instead of raising. Programming errors in the store still raise.

@@ -159,8 +159,4 @@ module RubyLLM
     def text_paths = (@text_paths ||= {})
     def text_paths_lock = (@text_paths_lock ||= Mutex.new)
   end
-
-  class FileStore # :nodoc:
-    Directory = NativeDir unless const_defined?(:Directory, false)
-  end
 end

@@ -3,7 +3,7 @@
 require 'json'
 require 'open3'
 require 'rbconfig'
-require_relative 'python_env'
+require_relative 'environments/python_env'
 
 module RubyLLM
   class FileStore

@@ -23,7 +23,7 @@ module RubyLLM
                   'bin/rails generate ruby_llm:file_store:install, then bin/rails db:migrate'
           end
           LOAD_LOCK.synchronize do
-            require_relative 'models'
+            FileStores::Native::ActiveRecordModels.name!
             %i[ChatFile HasChatFiles].each { |name| ::RubyLLM::ActiveRecord.const_get(name) } # autoloads them
             @loaded = true
           end

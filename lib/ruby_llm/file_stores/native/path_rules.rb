@@ -35,34 +35,4 @@ module RubyLLM
       end
     end
   end
-
-  # A place for a chat's files. Subclass it and implement five methods
-  # (list, [], read, write, delete); find, exist?, delete_folder, with_lock,
-  # text, and the memories of reads and converted texts come with it.
-  #
-  #   class BucketStore < RubyLLM::FileStore
-  #     def initialize(bucket)
-  #       super()
-  #       @bucket = bucket
-  #     end
-  #
-  #     def list(prefix = nil) = ...
-  #     def [](path) = ...
-  #     def read(path) = ...
-  #     def write(path, content, content_type: nil) = ...
-  #     def delete(path) = ...
-  #   end
-  #
-  # Methods that ruby_llm itself defines on FileStore take precedence: these
-  # modules are included, so they only fill what is missing.
-  class FileStore
-    include FileStores::Native::StoreMethods
-    singleton_class.include(FileStores::Native::PathRules)
-
-    # Every store's write raises the write event (FileStores::Native::WriteEvents).
-    def self.inherited(subclass)
-      super
-      subclass.prepend(FileStores::Native::WriteEvents)
-    end
-  end
 end

@@ -2,7 +2,8 @@
 
 require 'set'
 require_relative 'search'
-require_relative 'tools/base'
+require_relative 'tools/refusal'
+require_relative 'tools/behaviour'
 require_relative 'tools/list_files'
 require_relative 'tools/read_file'
 require_relative 'tools/search_files'
