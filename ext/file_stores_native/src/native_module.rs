@@ -3,7 +3,7 @@
 //! definition of each.
 
 use file_stores_core::edit::{self, Edit, EditError};
-use file_stores_core::{content_type, glob, path, search, Error as Core};
+use file_stores_core::{content_type, glob, path, search};
 use magnus::{function, prelude::*, Error, RArray, RModule, RString, Ruby, TryConvert};
 
 use crate::errors::CoreError;
@@ -132,9 +132,11 @@ fn sha256_hex(ruby: &Ruby, bytes: RString) -> Result<String, Error> {
     })
 }
 
-/// Panics inside native work, so specs can show a panic becomes a rescuable error.
+/// Panics inside native work, so specs can show a panic becomes a rescuable
+/// error. Only in builds with the `test-hooks` feature.
+#[cfg(feature = "test-hooks")]
 fn panic_for_tests(ruby: &Ruby) -> Result<(), Error> {
-    nogvl(ruby, |_| -> Result<(), Core> {
+    nogvl(ruby, |_| -> Result<(), file_stores_core::Error> {
         panic!("a deliberate panic for the specs")
     })
 }
@@ -148,6 +150,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("sha256_hex", function!(sha256_hex, 1))?;
     native.define_module_function("glob_filter", function!(glob_filter, 3))?;
     native.define_module_function("apply_edits", function!(apply_edits, 2))?;
+    #[cfg(feature = "test-hooks")]
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;
     native.const_set("SNIFF_BYTES", content_type::SNIFF_BYTES)?;
     native.const_set("MAX_EDIT_RESULT", edit::MAX_RESULT)?;
