@@ -58,7 +58,9 @@ Dir.mktmpdir('gc-stress') do |dir|
   native = RubyLLM::FileStores::Native
   check('edits', native.apply_edits('a b a', [['a', 'x', true], ['b', 'y', false]]), [:ok, 'x y x', [2, 1]])
   check('ambiguous', native.apply_edits('a a', [['a', 'x', false]]), [:ambiguous, 0, 2])
-  text_search = native::TextSearch.start('b', '', nil, [false, 0, false, 100, 20_000, 10.0])
+  request = { pattern: 'b', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false,
+              max_matches: 100, max_chars: 20_000, timeout: 10.0 }
+  text_search = native::TextSearch.start(request)
   text_search.feed([['x.md', "a\nb\n"], ['y.pdf', nil]])
   check('text search', text_search.finish,
         "x.md:2:b\nSkipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
@@ -66,7 +68,7 @@ Dir.mktmpdir('gc-stress') do |dir|
   # while other threads run: compacting meanwhile must not move them.
   texts = Array.new(130) { |i| [format('t%03d.md', i), "#{"x\n" * 20}b #{i}\n".freeze] }
   compactor = Thread.new { 20.times { GC.compact } }
-  borrowed = native::TextSearch.start('b', '', nil, [false, 0, false, nil, nil, 10.0])
+  borrowed = native::TextSearch.start(request.merge(max_matches: nil, max_chars: nil))
   borrowed.feed(texts)
   compactor.join
   check('borrowed text search', borrowed.finish, texts.map { |path, _| "#{path}:21:b #{path[1..].to_i}\n" }.join)

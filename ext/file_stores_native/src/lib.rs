@@ -7,6 +7,7 @@
 
 mod dir_core;
 mod errors;
+mod fields;
 mod native_module;
 mod nogvl;
 mod office;

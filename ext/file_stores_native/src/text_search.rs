@@ -7,11 +7,11 @@ use std::borrow::Cow;
 use file_stores_core::glob::PathGlob;
 use file_stores_core::path;
 use file_stores_core::search::{Report, Search};
-use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby};
+use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby};
 use parking_lot::Mutex;
 
 use crate::nogvl::{guarded, nogvl};
-use crate::search_options;
+use crate::search_options::{self, Request};
 
 /// Texts searched per call without the GVL, their strings held on this
 /// thread's stack meanwhile (8 KB). A part of this many is searched as one
@@ -35,16 +35,12 @@ struct State {
 pub struct TextSearch(Mutex<State>);
 
 impl TextSearch {
-    fn start(
-        ruby: &Ruby,
-        pattern: String,
-        folder: String,
-        glob: Option<String>,
-        options: RArray,
-    ) -> Result<Self, Error> {
-        let folder = nogvl(ruby, |_| path::normalize_folder(&folder))?;
-        let glob = search_options::glob(ruby, glob, &folder)?;
-        let search = search_options::compile(ruby, &pattern, search_options::options(options)?)?;
+    /// A search for `request` (see [`Request::read`]).
+    fn start(ruby: &Ruby, request: RHash) -> Result<Self, Error> {
+        let request = Request::read(ruby, request)?;
+        let folder = nogvl(ruby, |_| path::normalize_folder(&request.folder))?;
+        let glob = search_options::glob(ruby, request.glob.clone(), &folder)?;
+        let search = request.compile(ruby)?;
         let report = Some(search.report());
         Ok(TextSearch(Mutex::new(State {
             search,
@@ -152,7 +148,7 @@ fn is_embedded(text: RString) -> bool {
 pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     let class = native.define_class("TextSearch", ruby.class_object())?;
     class.undef_default_alloc_func();
-    class.define_singleton_method("start", function!(TextSearch::start, 4))?;
+    class.define_singleton_method("start", function!(TextSearch::start, 1))?;
     class.define_method("feed", method!(TextSearch::feed, 1))?;
     class.define_method("finish", method!(TextSearch::finish, 0))?;
     Ok(())

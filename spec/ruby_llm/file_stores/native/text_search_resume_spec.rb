@@ -10,10 +10,13 @@ RSpec.describe 'TextSearch#feed interrupted by signal traps', :native do
       ["notes/n#{format('%05d', i)}.md", "#{"filler line\n" * (i % 200)}hit #{i}\nhit again #{i}\n".freeze]
     end
   end
-  let(:settings) { [false, 0, false, nil, nil, 60.0] }
+  let(:request) do
+    { pattern: 'hit', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false, max_matches: nil,
+      max_chars: nil, timeout: 60.0 }
+  end
 
   def search_all
-    search = RubyLLM::FileStores::Native::TextSearch.start('hit', '', nil, settings)
+    search = RubyLLM::FileStores::Native::TextSearch.start(request)
     search.feed(texts)
     search.finish
   end
