@@ -56,8 +56,12 @@ Dir.mktmpdir('gc-stress') do |dir|
   raises('panic', RubyLLM::FileStore::InternalError) { RubyLLM::FileStores::Native.panic_for_tests }
 
   native = RubyLLM::FileStores::Native
-  check('edits', native.apply_edits('a b a', [['a', 'x', true], ['b', 'y', false]]), [:ok, 'x y x', [2, 1]])
-  check('ambiguous', native.apply_edits('a a', [['a', 'x', false]]), [:ambiguous, 0, 2])
+  edits = native.apply_edits('a b a', [{ old_text: 'a', new_text: 'x', replace_all: true },
+                                       { old_text: 'b', new_text: 'y', replace_all: false }])
+  GC.start
+  check('edits', [edits.applied?, edits.content, edits.counts], [true, 'x y x', [2, 1]])
+  ambiguous = native.apply_edits('a a', [{ old_text: 'a', new_text: 'x', replace_all: false }])
+  check('ambiguous', [ambiguous.failure, ambiguous.index, ambiguous.count], [:ambiguous, 0, 2])
   request = { pattern: 'b', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false,
               max_matches: 100, max_chars: 20_000, timeout: 10.0 }
   text_search = native::TextSearch.start(request)

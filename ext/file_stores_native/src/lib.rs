@@ -6,6 +6,7 @@
 //! [`nogvl::nogvl`] so the GVL is released and panics become Ruby errors.
 
 mod dir_core;
+mod edit_outcome;
 mod errors;
 mod fields;
 mod native_module;
@@ -25,6 +26,7 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     let stores = ruby_llm.define_module("FileStores")?;
     let native = stores.define_module("Native")?;
     native_module::init(ruby, native)?;
+    edit_outcome::init(ruby, native)?;
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
     office::init(ruby, native)?;
