@@ -65,12 +65,12 @@ Dir.mktmpdir('gc-stress') do |dir|
   request = { pattern: 'b', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false,
               max_matches: 100, max_chars: 20_000, timeout: 10.0 }
   text_search = native::TextSearch.start(request)
-  text_search.feed([['x.md', "a\nb\n"], ['y.pdf', nil]])
+  text_search.feed({ 'x.md' => "a\nb\n", 'y.pdf' => nil })
   check('text search', text_search.finish,
         "x.md:2:b\nSkipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
   # Frozen texts of their own buffer are searched in place, without a copy,
   # while other threads run: compacting meanwhile must not move them.
-  texts = Array.new(130) { |i| [format('t%03d.md', i), "#{"x\n" * 20}b #{i}\n".freeze] }
+  texts = Array.new(130) { |i| [format('t%03d.md', i), "#{"x\n" * 20}b #{i}\n".freeze] }.to_h
   compactor = Thread.new { 20.times { GC.compact } }
   borrowed = native::TextSearch.start(request.merge(max_matches: nil, max_chars: nil))
   borrowed.feed(texts)

@@ -6,9 +6,16 @@
 use std::path::PathBuf;
 
 use file_stores_core::run_tree::{self, Budget, Kind, Removal, Snapshot, Sweep};
-use magnus::{function, method, prelude::*, Error, RArray, RModule, Ruby, Symbol};
+use magnus::{
+    function, method, prelude::*, Error, RArray, RHash, RModule, Ruby, Symbol, TryConvert,
+};
+
+use crate::fields;
 
 use crate::nogvl::nogvl;
+
+/// The keys of `sweep`'s limits.
+const SWEEP_FIELDS: [&str; 3] = ["skip", "entries", "bytes"];
 
 #[magnus::wrap(class = "RubyLLM::FileStores::Native::RunTree", free_immediately, size)]
 pub struct RunTree {
@@ -31,16 +38,24 @@ impl RunTree {
     }
 
     /// Walks the folder again (see `run_tree::sweep`): a [`Swept`].
-    fn sweep(
-        ruby: &Ruby,
-        rb_self: &Self,
-        root: String,
-        skip: Vec<String>,
-        entries: u64,
-        bytes: u64,
-    ) -> Result<Swept, Error> {
+    /// `limits` holds, by name, `skip` (the mount points), and the budget:
+    /// `entries` and `bytes`.
+    fn sweep(ruby: &Ruby, rb_self: &Self, root: String, limits: RHash) -> Result<Swept, Error> {
+        let mut skip: Vec<String> = Vec::new();
+        let mut budget = Budget {
+            entries: 0,
+            bytes: 0,
+        };
+        fields::read(ruby, limits, "sweep", &SWEEP_FIELDS, |name, value| {
+            match name {
+                "skip" => skip = TryConvert::try_convert(value)?,
+                "entries" => budget.entries = TryConvert::try_convert(value)?,
+                "bytes" => budget.bytes = TryConvert::try_convert(value)?,
+                _ => {} // fields::read passes only SWEEP_FIELDS
+            }
+            Ok(())
+        })?;
         let root = PathBuf::from(root);
-        let budget = Budget { entries, bytes };
         let swept = nogvl(ruby, |cancel| {
             run_tree::sweep(&root, &rb_self.snapshot, &skip, budget, cancel)
         })?;
@@ -182,7 +197,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_singleton_method("remove_empty", function!(RunTree::remove_empty, 2))?;
     class.define_method("size", method!(RunTree::size, 0))?;
     class.define_method("too_deep", method!(RunTree::too_deep, 0))?;
-    class.define_method("sweep", method!(RunTree::sweep, 4))?;
+    class.define_method("sweep", method!(RunTree::sweep, 2))?;
 
     let swept = class.define_class("Swept", ruby.class_object())?;
     swept.undef_default_alloc_func();

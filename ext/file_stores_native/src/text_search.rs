@@ -7,7 +7,9 @@ use std::borrow::Cow;
 use file_stores_core::glob::PathGlob;
 use file_stores_core::path;
 use file_stores_core::search::{Report, Search};
-use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby};
+use magnus::{
+    function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
+};
 use parking_lot::Mutex;
 
 use crate::nogvl::{guarded, nogvl};
@@ -50,12 +52,15 @@ impl TextSearch {
         })))
     }
 
-    /// Adds `[[path, text_or_nil], ...]`; false once the search stopped.
-    fn feed(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
-        guarded(ruby, || Self::feed_parts(ruby, rb_self, docs))
+    /// Adds `{ path => text or nil }`, in the Hash's order; false once the
+    /// search stopped.
+    fn feed(ruby: &Ruby, rb_self: &Self, texts: RHash) -> Result<bool, Error> {
+        guarded(ruby, || Self::feed_parts(ruby, rb_self, texts))
     }
 
-    fn feed_parts(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
+    fn feed_parts(ruby: &Ruby, rb_self: &Self, texts: RHash) -> Result<bool, Error> {
+        // The paths, in order, held (with the Hash) by this frame.
+        let docs: RArray = texts.funcall("keys", ())?;
         let mut start = 0;
         while start < docs.len() {
             let end = (start + PER_CALL).min(docs.len());
@@ -63,9 +68,14 @@ impl TextSearch {
             let mut held: [Option<RString>; PER_CALL] = [None; PER_CALL];
             let mut paths = Vec::with_capacity(end - start);
             for (slot, i) in held.iter_mut().zip(start..end) {
-                let (path, text) = docs.entry::<(String, Option<RString>)>(i as isize)?;
-                paths.push(path);
-                *slot = text;
+                let key: Value = docs.entry(i as isize)?;
+                paths.push(String::try_convert(key)?);
+                // A key gone meanwhile (another thread, while a part was
+                // searched without the GVL) has no text to search.
+                *slot = match texts.get(key) {
+                    Some(text) => TryConvert::try_convert(text)?,
+                    None => None,
+                };
             }
             // Its address escapes before the call, so the compiler keeps the
             // strings in that stack memory through it.

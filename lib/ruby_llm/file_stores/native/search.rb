@@ -119,10 +119,11 @@ module RubyLLM
           end
         end
 
+        # Path => text (nil: none extracted yet) of +files+, for the engine.
         def texts_of(store, files)
-          return store.texts_for_search(files) if store.respond_to?(:texts_for_search)
+          return store.texts_for_search(files).to_h if store.respond_to?(:texts_for_search)
 
-          files.filter_map { |file| searchable(store, file) }
+          files.filter_map { |file| searchable(store, file) }.to_h
         end
 
         def matching_files(store, folder, glob)

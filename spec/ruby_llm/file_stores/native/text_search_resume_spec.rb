@@ -8,7 +8,7 @@ RSpec.describe 'TextSearch#feed interrupted by signal traps', :native do
   let(:texts) do
     Array.new(3000) do |i|
       ["notes/n#{format('%05d', i)}.md", "#{"filler line\n" * (i % 200)}hit #{i}\nhit again #{i}\n".freeze]
-    end
+    end.to_h
   end
   let(:request) do
     { pattern: 'hit', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false, max_matches: nil,

@@ -49,7 +49,7 @@ module RubyLLM
         # allocated, checked before anything is read); takes setuid, setgid
         # and world-write bits from the rest. +skip+: the mount points.
         def sweep(skip:, entries:, bytes:)
-          swept = @tree.sweep(@root, skip, entries, bytes)
+          swept = @tree.sweep(@root, skip:, entries:, bytes:)
           Sweep.new(**left(swept.left), deleted: swept.gone.reject { |path| self.class.hidden?(path) },
                                         removed: swept.removed.map { |entry| [entry.path, entry.reason] },
                                         removed_count: swept.removed_count, too_deep: swept.too_deep,
