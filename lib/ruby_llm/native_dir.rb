@@ -57,14 +57,13 @@ module RubyLLM
     def max_bytes = @core.max_bytes
 
     def list(folder = nil)
-      @core.list(FileStore.folder(folder)).first
+      listing(folder).files
     end
 
     # The files inside +folder+, and the paths the folder holds that the
     # store left out: see RubyLLM::FileStore::Listing.
     def listing(folder = nil)
-      files, unnamed, deep = @core.list(FileStore.folder(folder))
-      FileStore::Listing.new(files:, unnamed:, deep:)
+      @core.list(FileStore.folder(folder))
     end
 
     def [](path)
@@ -80,10 +79,8 @@ module RubyLLM
     # size pages in a few megabytes. See RubyLLM::FileStore#read_lines.
     def read_lines(path, offset: 1, limit: nil, max_chars: nil)
       FileStore::LineWindow.check_arguments(offset, limit, max_chars)
-      text, shown, total, cut, digest = @core.read_lines(FileStore.path(path), offset, limit, max_chars)
-      return super if text.nil? # UTF-16 with a BOM: transcoded whole
-
-      FileStore::LineWindow.new(text:, shown:, total:, cut:, digest:)
+      # nil for UTF-16 with a BOM, which is transcoded whole.
+      @core.read_lines(FileStore.path(path), offset:, limit:, max_chars:) || super
     end
 
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
@@ -129,8 +126,8 @@ module RubyLLM
     # kept for files whose format has none of its own (see
     # RubyLLM::FileStore::Search.run).
     def search(pattern, path: nil, glob: nil, **options)
-      pattern, folder, glob, settings = FileStore::Search.arguments(pattern, path:, glob:, **options)
-      @core.search(pattern, folder, glob, settings, extracted_texts(folder, glob))
+      request = FileStore::Search.arguments(pattern, path:, glob:, **options)
+      @core.search(request, extracted_texts(request[:folder], request[:glob]))
     end
 
     private

@@ -36,14 +36,14 @@ RSpec.describe 'Guarantee: edit_file is capped and cancellable', :native do
     expect(edit_file.call({ 'path' => 'a.txt', 'edits' => many }))
       .to eq(error: 'edits holds 101 edits; one call takes at most 100.')
     expect(RubyLLM::FileStores::Native::MAX_EDITS).to eq(100)
-    expect { RubyLLM::FileStores::Native.apply_edits('a', [['a', 'b', true]] * 101) }
+    expect { RubyLLM::FileStores::Native.apply_edits('a', [{ old_text: 'a', new_text: 'b', replace_all: true }] * 101) }
       .to raise_error(ArgumentError, /over the limit of 100/)
   end
 
   it 'stops 100 edits on a 16 MB file at a Timeout long before they would end, changing nothing' do
     big_file(16)
     content = File.binread(File.join(@dir, 'big.txt'))
-    changes = markers.map { |m| [m.b, m.upcase.b, false] }
+    changes = markers.map { |m| { old_text: m.b, new_text: m.upcase.b, replace_all: false } }
     whole = seconds { RubyLLM::FileStores::Native.apply_edits(content, changes) }
 
     # Timeout (Thread#raise) and Thread#kill reach native work the same way.

@@ -40,6 +40,7 @@ RSpec.describe 'Guarantee: a panic never ends the process; huge globs and patter
   end
 
   it 'raises ArgumentError from the glob filter, and InternalError for a panic' do
+    Prerequisites.test_hooks(self)
     expect(@outcome[:glob_filter]).to include(raised: 'ArgumentError')
     expect(@outcome[:panic]).to include(raised: 'RubyLLM::FileStore::InternalError')
   end

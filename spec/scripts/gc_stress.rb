@@ -56,17 +56,23 @@ Dir.mktmpdir('gc-stress') do |dir|
   raises('panic', RubyLLM::FileStore::InternalError) { RubyLLM::FileStores::Native.panic_for_tests }
 
   native = RubyLLM::FileStores::Native
-  check('edits', native.apply_edits('a b a', [['a', 'x', true], ['b', 'y', false]]), [:ok, 'x y x', [2, 1]])
-  check('ambiguous', native.apply_edits('a a', [['a', 'x', false]]), [:ambiguous, 0, 2])
-  text_search = native::TextSearch.start('b', '', nil, [false, 0, false, 100, 20_000, 10.0])
-  text_search.feed([['x.md', "a\nb\n"], ['y.pdf', nil]])
+  edits = native.apply_edits('a b a', [{ old_text: 'a', new_text: 'x', replace_all: true },
+                                       { old_text: 'b', new_text: 'y', replace_all: false }])
+  GC.start
+  check('edits', [edits.applied?, edits.content, edits.counts], [true, 'x y x', [2, 1]])
+  ambiguous = native.apply_edits('a a', [{ old_text: 'a', new_text: 'x', replace_all: false }])
+  check('ambiguous', [ambiguous.failure, ambiguous.index, ambiguous.count], [:ambiguous, 0, 2])
+  request = { pattern: 'b', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false,
+              max_matches: 100, max_chars: 20_000, timeout: 10.0 }
+  text_search = native::TextSearch.start(request)
+  text_search.feed({ 'x.md' => "a\nb\n", 'y.pdf' => nil })
   check('text search', text_search.finish,
         "x.md:2:b\nSkipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
   # Frozen texts of their own buffer are searched in place, without a copy,
   # while other threads run: compacting meanwhile must not move them.
-  texts = Array.new(130) { |i| [format('t%03d.md', i), "#{"x\n" * 20}b #{i}\n".freeze] }
+  texts = Array.new(130) { |i| [format('t%03d.md', i), "#{"x\n" * 20}b #{i}\n".freeze] }.to_h
   compactor = Thread.new { 20.times { GC.compact } }
-  borrowed = native::TextSearch.start('b', '', nil, [false, 0, false, nil, nil, 10.0])
+  borrowed = native::TextSearch.start(request.merge(max_matches: nil, max_chars: nil))
   borrowed.feed(texts)
   compactor.join
   check('borrowed text search', borrowed.finish, texts.map { |path, _| "#{path}:21:b #{path[1..].to_i}\n" }.join)

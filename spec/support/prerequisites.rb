@@ -15,4 +15,13 @@ module Prerequisites
 
     context.skip(message)
   end
+
+  # For specs that call the binding's test-only entry points
+  # (Native.panic_for_tests), which only the build of `rake compile` has
+  # (the test-hooks feature), never the one users install.
+  def test_hooks(context)
+    return if RubyLLM::FileStores::Native.respond_to?(:panic_for_tests)
+
+    missing(context, 'the extension was built without the test-hooks feature: build it with rake compile')
+  end
 end

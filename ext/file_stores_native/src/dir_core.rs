@@ -1,9 +1,9 @@
 //! `RubyLLM::FileStores::Native::DirCore`: the native half of
 //! `RubyLLM::NativeDir`. Its methods are internal: the Ruby class checks
-//! arguments, builds `StoredFile`s from the arrays returned here, and carries
-//! the documentation.
+//! arguments and carries the documentation.
 //!
-//! Files travel to Ruby as `RubyLLM::StoredFile`s (see `stored_file.rs`).
+//! Results travel to Ruby as the gem's own value objects, made with their
+//! `new` and keywords (see `stored_file.rs`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -11,14 +11,17 @@ use std::path::PathBuf;
 use file_stores_core::path::normalize_folder;
 use file_stores_core::search::Search;
 use file_stores_core::DirStore;
-use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, Value};
+use magnus::{
+    function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
+};
 
+use crate::fields;
 use crate::nogvl::{guarded, nogvl};
-use crate::search_options;
-use crate::stored_file::StoredFileBuilder;
+use crate::search_options::{self, Request};
+use crate::stored_file::{self, field, StoredFileBuilder};
 
-/// `[text, shown, total, cut, digest]`, as `NativeDir#read_lines` unpacks it.
-type WindowArray = (RString, u64, u64, bool, String);
+/// The keys of `read_lines`'s window.
+const WINDOW_FIELDS: [&str; 3] = ["offset", "limit", "max_chars"];
 
 #[magnus::wrap(class = "RubyLLM::FileStores::Native::DirCore", free_immediately, size)]
 pub struct DirCore {
@@ -38,17 +41,23 @@ impl DirCore {
         })
     }
 
-    /// `[files, names, deep]`: the StoredFiles in `folder`, and the paths
-    /// (escaped) the walk left out because a store path cannot hold their
-    /// names, or reach that deep.
-    fn list(ruby: &Ruby, rb_self: &Self, folder: String) -> Result<RArray, Error> {
+    /// A `RubyLLM::FileStore::Listing`: the StoredFiles in `folder`, and
+    /// the paths (escaped) the walk left out because a store path cannot
+    /// hold their names (`unnamed`), or reach that deep (`deep`).
+    fn list(ruby: &Ruby, rb_self: &Self, folder: String) -> Result<Value, Error> {
         let (files, skipped) = nogvl(ruby, |cancel| rb_self.store.list_noting(&folder, cancel))?;
         guarded(ruby, || {
-            let row = ruby.ary_new_capa(3);
-            row.push(StoredFileBuilder::new(ruby)?.build_all(&files)?)?;
-            row.push(ruby.ary_from_vec(skipped.names))?;
-            row.push(ruby.ary_from_vec(skipped.deep))?;
-            Ok(row)
+            let files = StoredFileBuilder::new(ruby)?.build_all(&files)?;
+            let listing = stored_file::class(ruby, "RubyLLM::FileStore::Listing")?;
+            stored_file::new_with(
+                ruby,
+                listing,
+                &[
+                    field(ruby, "files", files),
+                    field(ruby, "unnamed", ruby.ary_from_vec(skipped.names)),
+                    field(ruby, "deep", ruby.ary_from_vec(skipped.deep)),
+                ],
+            )
         })
     }
 
@@ -62,26 +71,54 @@ impl DirCore {
         guarded(ruby, || Ok(ruby.str_from_slice(&bytes)))
     }
 
-    /// `[text, shown, total, cut, digest]` of a window of the file's lines
-    /// (see `DirStore::read_lines`), or nil for UTF-16, which Ruby reads whole.
+    /// A `RubyLLM::FileStore::LineWindow` of the file's lines (see
+    /// `DirStore::read_lines`), or nil for UTF-16, which Ruby reads whole.
+    /// `window` holds `offset` (the first line, from 1), `limit` and
+    /// `max_chars` (each nil for none), by name.
     fn read_lines(
         ruby: &Ruby,
         rb_self: &Self,
         path: String,
-        first: u64,
-        limit: Option<u64>,
-        budget: Option<u64>,
-    ) -> Result<Option<WindowArray>, Error> {
+        window: RHash,
+    ) -> Result<Value, Error> {
+        let (mut first, mut limit, mut budget) = (1, None, None);
+        fields::read(
+            ruby,
+            window,
+            "line window",
+            &WINDOW_FIELDS,
+            |name, value| {
+                match name {
+                    "offset" => first = TryConvert::try_convert(value)?,
+                    "limit" => limit = TryConvert::try_convert(value)?,
+                    "max_chars" => budget = TryConvert::try_convert(value)?,
+                    _ => {} // fields::read passes only WINDOW_FIELDS
+                }
+                Ok(())
+            },
+        )?;
         let read = nogvl(ruby, |cancel| {
             rb_self
                 .store
                 .read_lines(&path, first, limit, budget, cancel)
         })?;
         guarded(ruby, || {
-            Ok(read.map(|r| {
-                let w = r.window;
-                (ruby.str_new(&w.text), w.shown, w.total, w.cut, r.digest)
-            }))
+            let Some(read) = read else {
+                return Ok(ruby.qnil().as_value());
+            };
+            let w = read.window;
+            let class = stored_file::class(ruby, "RubyLLM::FileStore::LineWindow")?;
+            stored_file::new_with(
+                ruby,
+                class,
+                &[
+                    field(ruby, "text", ruby.str_new(&w.text)),
+                    field(ruby, "shown", w.shown),
+                    field(ruby, "total", w.total),
+                    field(ruby, "cut", w.cut),
+                    field(ruby, "digest", read.digest.as_str()),
+                ],
+            )
         })
     }
 
@@ -134,21 +171,14 @@ impl DirCore {
         nogvl(ruby, |cancel| rb_self.store.total_size(cancel))
     }
 
-    /// Searches the folder: `search(pattern, folder, glob, options, texts)`,
-    /// where `texts` maps paths of files with no text of their own to the
-    /// text extracted from them.
-    fn search(
-        ruby: &Ruby,
-        rb_self: &Self,
-        pattern: String,
-        folder: String,
-        glob: Option<String>,
-        options: RArray,
-        texts: RHash,
-    ) -> Result<String, Error> {
-        let folder = nogvl(ruby, |_| normalize_folder(&folder))?;
-        let glob = search_options::glob(ruby, glob, &folder)?;
-        let search = search_options::compile(ruby, &pattern, search_options::options(options)?)?;
+    /// Searches the folder: `search(request, texts)`, where `request` is
+    /// read by [`Request::read`] and `texts` maps paths of files with no
+    /// text of their own to the text extracted from them.
+    fn search(ruby: &Ruby, rb_self: &Self, request: RHash, texts: RHash) -> Result<String, Error> {
+        let request = Request::read(ruby, request)?;
+        let folder = nogvl(ruby, |_| normalize_folder(&request.folder))?;
+        let glob = search_options::glob(ruby, request.glob.clone(), &folder)?;
+        let search = request.compile(ruby)?;
         let mut owned: HashMap<String, Vec<u8>> = HashMap::with_capacity(texts.len());
         guarded(ruby, || {
             texts.foreach(|path: String, text: RString| {
@@ -197,7 +227,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("list", method!(DirCore::list, 1))?;
     class.define_method("stat", method!(DirCore::stat, 1))?;
     class.define_method("read", method!(DirCore::read, 1))?;
-    class.define_method("read_lines", method!(DirCore::read_lines, 4))?;
+    class.define_method("read_lines", method!(DirCore::read_lines, 2))?;
     class.define_method("write", method!(DirCore::write, 3))?;
     class.define_method("delete", method!(DirCore::delete, 2))?;
     class.define_method("delete_folder", method!(DirCore::delete_folder, 2))?;
@@ -206,7 +236,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("locked_by?", method!(DirCore::locked_by, 1))?;
     class.define_method("total_size", method!(DirCore::total_size, 0))?;
     class.define_method("max_bytes", method!(DirCore::max_bytes, 0))?;
-    class.define_method("search", method!(DirCore::search, 5))?;
+    class.define_method("search", method!(DirCore::search, 2))?;
     class.define_method(
         "files_needing_text",
         method!(DirCore::files_needing_text, 2),

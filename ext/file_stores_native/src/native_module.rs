@@ -2,11 +2,13 @@
 //! store uses (path rules and content types), so Ruby and Rust share one
 //! definition of each.
 
-use file_stores_core::edit::{self, Edit, EditError};
-use file_stores_core::{content_type, glob, path, search, Error as Core};
-use magnus::{function, prelude::*, Error, RArray, RModule, RString, Ruby, TryConvert};
+use file_stores_core::edit::{self, Edit};
+use file_stores_core::{content_type, glob, path, search};
+use magnus::{function, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert};
 
+use crate::edit_outcome::EditOutcome;
 use crate::errors::CoreError;
+use crate::fields;
 use crate::nogvl::{guarded, nogvl};
 use crate::search_options;
 
@@ -44,15 +46,18 @@ fn text_content_type(ruby: &Ruby, content_type: String) -> Result<bool, Error> {
     guarded(ruby, || Ok(content_type::is_text(&content_type)))
 }
 
-/// Applies `edits` (`[[old, new, replace_all], ...]`) to `content`. Returns
-/// `[:ok, new_content, counts]`, or `[:not_found | :ambiguous | :empty_old |
-/// :too_large, index, count or size]` for the first edit that failed; nothing is raised, so the
-/// Ruby side words the message the model sees.
-fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, Error> {
+/// Applies `edits` (`[{ old_text:, new_text:, replace_all: }, ...]`, in
+/// order) to `content`. Returns an [`EditOutcome`]: the new content and the
+/// counts, or the first edit that failed and why; nothing is raised for a
+/// failed edit, so the Ruby side words the message the model sees.
+fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<EditOutcome, Error> {
     guarded(ruby, || apply_edits_guarded(ruby, content, edits))
 }
 
-fn apply_edits_guarded(ruby: &Ruby, content: RString, edits: RArray) -> Result<RArray, Error> {
+/// The keys of each edit given to `apply_edits`.
+const EDIT_FIELDS: [&str; 3] = ["old_text", "new_text", "replace_all"];
+
+fn apply_edits_guarded(ruby: &Ruby, content: RString, edits: RArray) -> Result<EditOutcome, Error> {
     if edits.len() > edit::MAX_EDITS {
         return Err(Error::new(
             ruby.exception_arg_error(),
@@ -66,37 +71,36 @@ fn apply_edits_guarded(ruby: &Ruby, content: RString, edits: RArray) -> Result<R
     // SAFETY: copied at once, before any Ruby code runs.
     let content = unsafe { content.as_slice() }.to_vec();
     let mut owned = Vec::with_capacity(edits.len());
-    for edit in edits.into_iter() {
-        let (old, new, replace_all) = <(RString, RString, bool)>::try_convert(edit)?;
-        // SAFETY: copied at once, before any Ruby code runs.
-        let (old, new) = unsafe { (old.as_slice().to_vec(), new.as_slice().to_vec()) };
-        owned.push(Edit {
-            old,
-            new,
-            replace_all,
-        });
+    for i in 0..edits.len() {
+        let fields_of_edit = edits.entry::<RHash>(i as isize)?;
+        let mut edit = Edit {
+            old: Vec::new(),
+            new: Vec::new(),
+            replace_all: false,
+        };
+        fields::read(ruby, fields_of_edit, "edit", &EDIT_FIELDS, |name, value| {
+            match name {
+                // SAFETY: copied at once, before any Ruby code runs.
+                "old_text" => {
+                    edit.old = unsafe { RString::try_convert(value)?.as_slice() }.to_vec()
+                }
+                "new_text" => {
+                    edit.new = unsafe { RString::try_convert(value)?.as_slice() }.to_vec()
+                }
+                "replace_all" => edit.replace_all = TryConvert::try_convert(value)?,
+                _ => {} // fields::read passes only EDIT_FIELDS
+            }
+            Ok(())
+        })?;
+        owned.push(edit);
     }
     let outcome = nogvl(ruby, |cancel| {
         edit::apply_cancellable(&content, &owned, cancel)
     })?;
-    let (tag, index, count) = match outcome {
-        Ok((bytes, counts)) => {
-            let row = ruby.ary_new_capa(3);
-            row.push(ruby.to_symbol("ok"))?;
-            row.push(ruby.str_from_slice(&bytes))?;
-            row.push(ruby.ary_from_vec(counts))?;
-            return Ok(row);
-        }
-        Err(EditError::NotFound { index }) => ("not_found", index, 0),
-        Err(EditError::Ambiguous { index, count }) => ("ambiguous", index, count),
-        Err(EditError::EmptyOld { index }) => ("empty_old", index, 0),
-        Err(EditError::TooLarge { index, size }) => ("too_large", index, size),
-    };
-    let row = ruby.ary_new_capa(3);
-    row.push(ruby.to_symbol(tag))?;
-    row.push(index)?;
-    row.push(count)?;
-    Ok(row)
+    Ok(match outcome {
+        Ok((bytes, counts)) => EditOutcome::applied(ruby.str_from_slice(&bytes), counts),
+        Err(failure) => EditOutcome::failed(failure),
+    })
 }
 
 /// The paths (store paths below `folder`) that `glob` matches, in order.
@@ -132,9 +136,11 @@ fn sha256_hex(ruby: &Ruby, bytes: RString) -> Result<String, Error> {
     })
 }
 
-/// Panics inside native work, so specs can show a panic becomes a rescuable error.
+/// Panics inside native work, so specs can show a panic becomes a rescuable
+/// error. Only in builds with the `test-hooks` feature.
+#[cfg(feature = "test-hooks")]
 fn panic_for_tests(ruby: &Ruby) -> Result<(), Error> {
-    nogvl(ruby, |_| -> Result<(), Core> {
+    nogvl(ruby, |_| -> Result<(), file_stores_core::Error> {
         panic!("a deliberate panic for the specs")
     })
 }
@@ -148,6 +154,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("sha256_hex", function!(sha256_hex, 1))?;
     native.define_module_function("glob_filter", function!(glob_filter, 3))?;
     native.define_module_function("apply_edits", function!(apply_edits, 2))?;
+    #[cfg(feature = "test-hooks")]
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;
     native.const_set("SNIFF_BYTES", content_type::SNIFF_BYTES)?;
     native.const_set("MAX_EDIT_RESULT", edit::MAX_RESULT)?;

@@ -1,42 +1,81 @@
-//! The search options Ruby passes as an array: `[case_sensitive, context,
-//! files_only, max_matches, max_chars, timeout_seconds]`.
+//! A search request from Ruby: a Hash with the pattern, the folder, the glob
+//! and the engine's options by name (see `RubyLLM::FileStore::Search.arguments`),
+//! read with [`fields::read`].
 
 use std::time::{Duration, Instant};
 
 use file_stores_core::glob::PathGlob;
 use file_stores_core::search::{Options, Search};
-use magnus::{prelude::*, Error, RArray, Ruby, TryConvert};
+use magnus::{Error, RHash, Ruby, TryConvert};
 
+use crate::fields;
 use crate::nogvl::nogvl;
 
-type Raw = (bool, usize, bool, Option<usize>, Option<usize>, Option<f64>);
+/// The keys of a search request, all required (nil where a value may be none).
+const FIELDS: [&str; 9] = [
+    "pattern",
+    "folder",
+    "glob",
+    "case_sensitive",
+    "context",
+    "files_only",
+    "max_matches",
+    "max_chars",
+    "timeout",
+];
 
-/// Options from Ruby's array; the deadline starts now.
-pub fn options(raw: RArray) -> Result<Options, Error> {
-    let (case_sensitive, context, files_only, max_matches, max_chars, timeout): Raw =
-        TryConvert::try_convert(raw.as_value())?;
-    let deadline = timeout
-        .filter(|t| t.is_finite() && *t >= 0.0)
-        .map(|t| Instant::now() + Duration::from_secs_f64(t.min(86_400.0)));
-    Ok(Options {
-        case_sensitive,
-        context: context.min(1000),
-        files_only,
-        max_matches,
-        max_chars,
-        deadline,
-    })
+/// A search request read from Ruby.
+pub struct Request {
+    pub pattern: String,
+    pub folder: String,
+    pub glob: Option<String>,
+    pub options: Options,
 }
 
-/// A compiled search, compiled without the GVL (a pattern may take a while)
-/// and with a panic caught; a pattern it cannot use is an ArgumentError
-/// whose message tells the model what to write instead.
-pub fn compile(ruby: &Ruby, pattern: &str, options: Options) -> Result<Search, Error> {
-    nogvl(ruby, |_| Ok(Search::new(pattern, options.clone())))?
+impl Request {
+    /// The request in `hash`; the deadline (`timeout` seconds, or nil) starts now.
+    pub fn read(ruby: &Ruby, hash: RHash) -> Result<Self, Error> {
+        let mut request = Request {
+            pattern: String::new(),
+            folder: String::new(),
+            glob: None,
+            options: Options::default(),
+        };
+        let mut timeout: Option<f64> = None;
+        fields::read(ruby, hash, "search request", &FIELDS, |name, value| {
+            let options = &mut request.options;
+            match name {
+                "pattern" => request.pattern = TryConvert::try_convert(value)?,
+                "folder" => request.folder = TryConvert::try_convert(value)?,
+                "glob" => request.glob = TryConvert::try_convert(value)?,
+                "case_sensitive" => options.case_sensitive = TryConvert::try_convert(value)?,
+                "context" => options.context = usize::try_convert(value)?.min(1000),
+                "files_only" => options.files_only = TryConvert::try_convert(value)?,
+                "max_matches" => options.max_matches = TryConvert::try_convert(value)?,
+                "max_chars" => options.max_chars = TryConvert::try_convert(value)?,
+                "timeout" => timeout = TryConvert::try_convert(value)?,
+                _ => {} // fields::read passes only FIELDS
+            }
+            Ok(())
+        })?;
+        request.options.deadline = timeout
+            .filter(|t| t.is_finite() && *t >= 0.0)
+            .map(|t| Instant::now() + Duration::from_secs_f64(t.min(86_400.0)));
+        Ok(request)
+    }
+
+    /// The compiled search, compiled without the GVL (a pattern may take a
+    /// while) and with a panic caught; a pattern it cannot use is an
+    /// ArgumentError whose message tells the model what to write instead.
+    pub fn compile(&self, ruby: &Ruby) -> Result<Search, Error> {
+        nogvl(ruby, |_| {
+            Ok(Search::new(&self.pattern, self.options.clone()))
+        })?
         .map_err(|message| Error::new(ruby.exception_arg_error(), message))
+    }
 }
 
-/// A glob relative to `folder`, or None; compiled like [`compile`]'s pattern.
+/// A glob relative to `folder`, or None; compiled like [`Request::compile`]'s pattern.
 pub fn glob(ruby: &Ruby, glob: Option<String>, folder: &str) -> Result<Option<PathGlob>, Error> {
     match glob.filter(|g| !g.is_empty()) {
         Some(g) => nogvl(ruby, |_| PathGlob::new(&g, folder)).map(Some),

@@ -1,71 +1,57 @@
-//! Builds `RubyLLM::StoredFile` objects from the core's `FileInfo`, without
-//! a round trip through Ruby's `initialize`: listing 20,000 files spends
-//! most of its time making these, so they are allocated here with their
-//! instance variables set and frozen, exactly as `StoredFile#initialize`
-//! leaves them (frozen strings, an Integer size, a Time).
+//! Ruby value objects the binding returns, made through their own `new`
+//! with keywords, so `initialize` checks and freezes them as it does for
+//! every store and a field renamed on one side is an ArgumentError, not a
+//! wrong value: `RubyLLM::StoredFile` (from the core's `FileInfo`),
+//! `RubyLLM::FileStore::LineWindow` and `RubyLLM::FileStore::Listing`.
 
 use file_stores_core::FileInfo;
-use magnus::value::{Id, ReprValue};
-use magnus::{prelude::*, Error, RArray, RClass, RObject, RString, Ruby, TryConvert, Value};
+use magnus::value::ReprValue;
+use magnus::{prelude::*, Error, IntoValue, KwArgs, RArray, RClass, RHash, Ruby, Symbol, Value};
 
-/// Makes StoredFiles for one call; content-type strings are shared.
+/// The class at `path` ("RubyLLM::StoredFile"), loaded if it autoloads.
+pub fn class(ruby: &Ruby, path: &str) -> Result<RClass, Error> {
+    ruby.class_object().funcall("const_get", (path,))
+}
+
+/// `class.new(**fields)`.
+pub fn new_with(ruby: &Ruby, class: RClass, fields: &[(Symbol, Value)]) -> Result<Value, Error> {
+    let keywords = ruby.hash_new();
+    for (name, value) in fields {
+        keywords.aset(*name, *value)?;
+    }
+    class.new_instance((KwArgs(keywords),))
+}
+
+/// Makes StoredFiles for one call.
 pub struct StoredFileBuilder<'r> {
     ruby: &'r Ruby,
     class: RClass,
-    ids: [Id; 5],
-    // Each string is reachable from the first StoredFile given it, which is
-    // in the result the caller holds, so GC keeps it while it is reused.
-    types: Vec<(&'static str, RString)>,
+    /// path, byte_size, content_type, digest, updated_at
+    keys: [Symbol; 5],
 }
 
 impl<'r> StoredFileBuilder<'r> {
     pub fn new(ruby: &'r Ruby) -> Result<Self, Error> {
-        let class: RClass = ruby
-            .class_object()
-            .funcall("const_get", ("RubyLLM::StoredFile",))?;
-        let ids = [
-            "@path",
-            "@byte_size",
-            "@content_type",
-            "@digest",
-            "@updated_at",
-        ]
-        .map(|name| ruby.intern(name));
         Ok(StoredFileBuilder {
             ruby,
-            class,
-            ids,
-            types: Vec::new(),
+            class: class(ruby, "RubyLLM::StoredFile")?,
+            keys: ["path", "byte_size", "content_type", "digest", "updated_at"]
+                .map(|k| ruby.to_symbol(k)),
         })
     }
 
-    fn content_type(&mut self, ty: &'static str) -> RString {
-        if let Some((_, s)) = self.types.iter().find(|(t, _)| *t == ty) {
-            return *s;
-        }
-        let s = self.ruby.str_new(ty);
-        s.freeze();
-        self.types.push((ty, s));
-        s
-    }
-
+    /// `StoredFile.new(path:, byte_size:, content_type:, digest:, updated_at:)`.
     pub fn build(&mut self, f: &FileInfo) -> Result<Value, Error> {
-        let file = RObject::try_convert(self.class.obj_alloc()?)?;
-        let path = self.ruby.str_new(&f.path);
-        path.freeze();
-        let digest = self.ruby.str_new(&f.digest);
-        digest.freeze();
-        let updated_at = self
-            .ruby
-            .time_nano_new(f.mtime_sec, i64::from(f.mtime_nsec))?;
-        let content_type = self.content_type(f.content_type);
-        file.ivar_set(self.ids[0], path)?;
-        file.ivar_set(self.ids[1], f.byte_size)?;
-        file.ivar_set(self.ids[2], content_type)?;
-        file.ivar_set(self.ids[3], digest)?;
-        file.ivar_set(self.ids[4], updated_at)?;
-        file.freeze();
-        Ok(file.as_value())
+        let ruby = self.ruby;
+        let updated_at = ruby.time_nano_new(f.mtime_sec, i64::from(f.mtime_nsec))?;
+        let [path, byte_size, content_type, digest, updated] = self.keys;
+        let keywords: RHash = ruby.hash_new();
+        keywords.aset(path, ruby.str_new(&f.path))?;
+        keywords.aset(byte_size, f.byte_size)?;
+        keywords.aset(content_type, ruby.str_new(f.content_type))?;
+        keywords.aset(digest, ruby.str_new(&f.digest))?;
+        keywords.aset(updated, updated_at)?;
+        Ok(self.class.new_instance((KwArgs(keywords),))?.as_value())
     }
 
     pub fn build_all(&mut self, files: &[FileInfo]) -> Result<RArray, Error> {
@@ -82,4 +68,9 @@ impl<'r> StoredFileBuilder<'r> {
             None => Ok(self.ruby.qnil().as_value()),
         }
     }
+}
+
+/// A value as a field of [`new_with`].
+pub fn field(ruby: &Ruby, name: &str, value: impl IntoValue) -> (Symbol, Value) {
+    (ruby.to_symbol(name), value.into_value_with(ruby))
 }

@@ -7,11 +7,13 @@ use std::borrow::Cow;
 use file_stores_core::glob::PathGlob;
 use file_stores_core::path;
 use file_stores_core::search::{Report, Search};
-use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby};
+use magnus::{
+    function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
+};
 use parking_lot::Mutex;
 
 use crate::nogvl::{guarded, nogvl};
-use crate::search_options;
+use crate::search_options::{self, Request};
 
 /// Texts searched per call without the GVL, their strings held on this
 /// thread's stack meanwhile (8 KB). A part of this many is searched as one
@@ -35,16 +37,12 @@ struct State {
 pub struct TextSearch(Mutex<State>);
 
 impl TextSearch {
-    fn start(
-        ruby: &Ruby,
-        pattern: String,
-        folder: String,
-        glob: Option<String>,
-        options: RArray,
-    ) -> Result<Self, Error> {
-        let folder = nogvl(ruby, |_| path::normalize_folder(&folder))?;
-        let glob = search_options::glob(ruby, glob, &folder)?;
-        let search = search_options::compile(ruby, &pattern, search_options::options(options)?)?;
+    /// A search for `request` (see [`Request::read`]).
+    fn start(ruby: &Ruby, request: RHash) -> Result<Self, Error> {
+        let request = Request::read(ruby, request)?;
+        let folder = nogvl(ruby, |_| path::normalize_folder(&request.folder))?;
+        let glob = search_options::glob(ruby, request.glob.clone(), &folder)?;
+        let search = request.compile(ruby)?;
         let report = Some(search.report());
         Ok(TextSearch(Mutex::new(State {
             search,
@@ -54,12 +52,15 @@ impl TextSearch {
         })))
     }
 
-    /// Adds `[[path, text_or_nil], ...]`; false once the search stopped.
-    fn feed(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
-        guarded(ruby, || Self::feed_parts(ruby, rb_self, docs))
+    /// Adds `{ path => text or nil }`, in the Hash's order; false once the
+    /// search stopped.
+    fn feed(ruby: &Ruby, rb_self: &Self, texts: RHash) -> Result<bool, Error> {
+        guarded(ruby, || Self::feed_parts(ruby, rb_self, texts))
     }
 
-    fn feed_parts(ruby: &Ruby, rb_self: &Self, docs: RArray) -> Result<bool, Error> {
+    fn feed_parts(ruby: &Ruby, rb_self: &Self, texts: RHash) -> Result<bool, Error> {
+        // The paths, in order, held (with the Hash) by this frame.
+        let docs: RArray = texts.funcall("keys", ())?;
         let mut start = 0;
         while start < docs.len() {
             let end = (start + PER_CALL).min(docs.len());
@@ -67,9 +68,14 @@ impl TextSearch {
             let mut held: [Option<RString>; PER_CALL] = [None; PER_CALL];
             let mut paths = Vec::with_capacity(end - start);
             for (slot, i) in held.iter_mut().zip(start..end) {
-                let (path, text) = docs.entry::<(String, Option<RString>)>(i as isize)?;
-                paths.push(path);
-                *slot = text;
+                let key: Value = docs.entry(i as isize)?;
+                paths.push(String::try_convert(key)?);
+                // A key gone meanwhile (another thread, while a part was
+                // searched without the GVL) has no text to search.
+                *slot = match texts.get(key) {
+                    Some(text) => TryConvert::try_convert(text)?,
+                    None => None,
+                };
             }
             // Its address escapes before the call, so the compiler keeps the
             // strings in that stack memory through it.
@@ -152,7 +158,7 @@ fn is_embedded(text: RString) -> bool {
 pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     let class = native.define_class("TextSearch", ruby.class_object())?;
     class.undef_default_alloc_func();
-    class.define_singleton_method("start", function!(TextSearch::start, 4))?;
+    class.define_singleton_method("start", function!(TextSearch::start, 1))?;
     class.define_method("feed", method!(TextSearch::feed, 1))?;
     class.define_method("finish", method!(TextSearch::finish, 0))?;
     Ok(())

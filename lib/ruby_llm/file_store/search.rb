@@ -34,8 +34,10 @@ module RubyLLM
           store.search(pattern, path:, glob:, **options)
         end
 
-        # The arguments of run checked and made ready for the engine:
-        # [pattern, folder, glob, settings]. Raises ArgumentError as run says.
+        # The arguments of run checked and made ready for the engine: the
+        # request it reads by name, { pattern:, folder:, glob:, case_sensitive:,
+        # context:, files_only:, max_matches:, max_chars:, timeout: } (every key
+        # there; it refuses any other). Raises ArgumentError as run says.
         def arguments(pattern, path: nil, glob: nil, **options)
           unknown = options.keys - DEFAULTS.keys
           raise ArgumentError, "unknown search options: #{unknown.join(', ')}" if unknown.any?
@@ -48,14 +50,15 @@ module RubyLLM
 
           glob &&= utf8_text(glob, 'glob')
 
-          [pattern, folder, glob, engine_settings(DEFAULTS.merge(options))]
+          { pattern:, folder:, glob:, **engine_settings(DEFAULTS.merge(options)) }
         end
 
         # Searches the texts +store+ gives (a file's own for text files, the
-        # converted one for others) with the checked +arguments+: what every
-        # store does unless it searches by itself, as NativeDir does on disk.
-        def over_texts(store, arguments)
-          search_texts(store, *arguments)
+        # converted one for others) for the +request+ that arguments made:
+        # what every store does unless it searches by itself, as NativeDir
+        # does on disk.
+        def over_texts(store, request)
+          search_texts(store, request)
         end
 
         # +text+ as UTF-8, which the engine needs; ArgumentError when its bytes
@@ -70,9 +73,10 @@ module RubyLLM
         private
 
         def engine_settings(options)
-          [options[:case_sensitive] == true, count(Integer(options[:context]), 'context'),
-           options[:files_only] == true, options[:max_matches]&.then { |n| count(n, 'max_matches') },
-           options[:max_chars]&.then { |n| count(n, 'max_chars') }, options[:timeout]&.to_f]
+          { case_sensitive: options[:case_sensitive] == true, context: count(Integer(options[:context]), 'context'),
+            files_only: options[:files_only] == true,
+            max_matches: options[:max_matches]&.then { |n| count(n, 'max_matches') },
+            max_chars: options[:max_chars]&.then { |n| count(n, 'max_chars') }, timeout: options[:timeout]&.to_f }
         end
 
         # +value+, a whole number the engine holds in a machine word;
@@ -89,9 +93,10 @@ module RubyLLM
         # reaches its cap stops before the rest are read. A store that can
         # fetch many texts at once (the Active Storage store, in one query)
         # answers texts_for_search(files) with [path, text or nil] pairs.
-        def search_texts(store, pattern, folder, glob, settings)
-          search = FileStores::Native::TextSearch.start(pattern, folder, nil, settings)
-          each_part(matching_files(store, folder, glob)) do |files|
+        # The engine is given no glob: matching_files has applied it.
+        def search_texts(store, request)
+          search = FileStores::Native::TextSearch.start(request.merge(glob: nil))
+          each_part(matching_files(store, request[:folder], request[:glob])) do |files|
             break unless search.feed(texts_of(store, files))
           end
           search.finish
@@ -114,10 +119,11 @@ module RubyLLM
           end
         end
 
+        # Path => text (nil: none extracted yet) of +files+, for the engine.
         def texts_of(store, files)
-          return store.texts_for_search(files) if store.respond_to?(:texts_for_search)
+          return store.texts_for_search(files).to_h if store.respond_to?(:texts_for_search)
 
-          files.filter_map { |file| searchable(store, file) }
+          files.filter_map { |file| searchable(store, file) }.to_h
         end
 
         def matching_files(store, folder, glob)

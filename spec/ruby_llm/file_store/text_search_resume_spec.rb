@@ -8,12 +8,15 @@ RSpec.describe 'TextSearch#feed interrupted by signal traps', :native do
   let(:texts) do
     Array.new(3000) do |i|
       ["notes/n#{format('%05d', i)}.md", "#{"filler line\n" * (i % 200)}hit #{i}\nhit again #{i}\n".freeze]
-    end
+    end.to_h
   end
-  let(:settings) { [false, 0, false, nil, nil, 60.0] }
+  let(:request) do
+    { pattern: 'hit', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false, max_matches: nil,
+      max_chars: nil, timeout: 60.0 }
+  end
 
   def search_all
-    search = RubyLLM::FileStores::Native::TextSearch.start('hit', '', nil, settings)
+    search = RubyLLM::FileStores::Native::TextSearch.start(request)
     search.feed(texts)
     search.finish
   end

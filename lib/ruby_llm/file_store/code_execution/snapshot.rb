@@ -49,25 +49,31 @@ module RubyLLM
         # allocated, checked before anything is read); takes setuid, setgid
         # and world-write bits from the rest. +skip+: the mount points.
         def sweep(skip:, entries:, bytes:)
-          left, deleted, removed, removed_count, too_deep, stripped, = @tree.sweep(@root, skip, entries, bytes)
-          files, others = left.partition { |row| row[2] == :file }
-          visible, hidden = files.partition { |path,| !self.class.hidden?(path) }
-          Sweep.new(**split(visible), deleted: deleted.reject { |path| self.class.hidden?(path) },
-                                      links: visible_links(others), hidden: hidden.map { |row| [row[0], row[3]] },
-                                      removed:, removed_count:, too_deep:, stripped:)
+          swept = @tree.sweep(@root, skip:, entries:, bytes:)
+          Sweep.new(**left(swept.left), deleted: swept.gone.reject { |path| self.class.hidden?(path) },
+                                        removed: swept.removed.map { |entry| [entry.path, entry.reason] },
+                                        removed_count: swept.removed_count, too_deep: swept.too_deep,
+                                        stripped: swept.stripped)
         end
 
         private
 
-        # created, changed and sizes of the visible files' rows.
-        def split(rows)
-          created, changed = rows.partition { |row| row[1] }
-          { created: created.map(&:first).sort, changed: changed.map(&:first).sort,
-            sizes: rows.to_h { |row| [row[0], row[3]] } }
+        # created, changed, sizes, links and hidden of the entries left.
+        def left(entries)
+          files, others = entries.partition { |entry| entry.kind == :file }
+          visible, hidden = files.partition { |entry| !self.class.hidden?(entry.path) }
+          { **split(visible), links: visible_links(others), hidden: hidden.map { |entry| [entry.path, entry.size] } }
         end
 
-        def visible_links(rows)
-          rows.filter_map { |path, _, kind| path if kind == :link && !self.class.hidden?(path) }
+        # created, changed and sizes of the visible files.
+        def split(entries)
+          created, changed = entries.partition(&:created?)
+          { created: created.map(&:path).sort, changed: changed.map(&:path).sort,
+            sizes: entries.to_h { |entry| [entry.path, entry.size] } }
+        end
+
+        def visible_links(entries)
+          entries.filter_map { |entry| entry.path if entry.kind == :link && !self.class.hidden?(entry.path) }
         end
       end
     end

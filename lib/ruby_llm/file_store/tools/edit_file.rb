@@ -90,19 +90,18 @@ module RubyLLM
         end
 
         def apply_to(path, bytes, changes)
-          edits = changes.map { |c| [c.old_text, c.new_text, c.replace_all] }
-          outcome, *rest = FileStores::Native.apply_edits(bytes, edits)
-          return rest if outcome == :ok
+          edits = changes.map { |c| { old_text: c.old_text, new_text: c.new_text, replace_all: c.replace_all } }
+          outcome = FileStores::Native.apply_edits(bytes, edits)
+          return [outcome.content, outcome.counts] if outcome.applied?
 
-          index, count = rest
-          number = changes[index].number
-          case outcome
+          number = changes[outcome.index].number
+          case outcome.failure
           when :not_found then raise Refusal, "Edit #{number}: old_text does not appear in #{path}"
           when :too_large
-            raise Refusal, "Edit #{number}: #{path} would grow to #{count / 1_048_576} MB, over the " \
+            raise Refusal, "Edit #{number}: #{path} would grow to #{outcome.size / 1_048_576} MB, over the " \
                            "#{FileStores::Native::MAX_EDIT_RESULT / 1_048_576} MB an edit may make; replace fewer spans"
           when :ambiguous
-            raise Refusal, "Edit #{number}: old_text appears #{count} times in #{path}; " \
+            raise Refusal, "Edit #{number}: old_text appears #{outcome.count} times in #{path}; " \
                            'add more context or set replace_all'
           else raise Refusal, "Edit #{number}: old_text is empty"
           end

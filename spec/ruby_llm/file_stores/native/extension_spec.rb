@@ -16,6 +16,7 @@ RSpec.describe RubyLLM::FileStores::Native, :native do
   end
 
   it 'turns a panic in native code into a rescuable error, not fatal' do
+    Prerequisites.test_hooks(self)
     expect { described_class.panic_for_tests }
       .to raise_error(RubyLLM::FileStore::InternalError, /deliberate panic.*please report it/)
     expect(described_class.normalize_path('./still/works')).to eq('still/works')

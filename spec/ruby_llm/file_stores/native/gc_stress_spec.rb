@@ -8,6 +8,7 @@ require 'rbconfig'
 # It runs in a fresh Ruby, whose small heap keeps GC.stress fast.
 RSpec.describe 'Native calls under GC.stress', :native do
   it 'keep every result intact' do
+    Prerequisites.test_hooks(self)
     script = File.expand_path('../../../scripts/gc_stress.rb', __dir__)
     output, status = Open3.capture2e(RbConfig.ruby, script)
     expect(status).to be_success, output
