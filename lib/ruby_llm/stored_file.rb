@@ -23,10 +23,10 @@ module RubyLLM
     private_constant :UNITS
 
     def initialize(path:, byte_size:, content_type:, digest: nil, updated_at: nil)
-      @path = -path.to_s
+      @path = frozen_string(path)
       @byte_size = Integer(byte_size)
-      @content_type = -content_type.to_s
-      @digest = digest && -digest.to_s
+      @content_type = -content_type.to_s # few distinct types: one shared copy each
+      @digest = digest && frozen_string(digest)
       @updated_at = updated_at
       freeze
     end
@@ -67,5 +67,14 @@ module RubyLLM
       "#<#{self.class.name} path: #{path.inspect}, byte_size: #{byte_size}, content_type: #{content_type.inspect}>"
     end
     alias to_s inspect
+
+    private
+
+    # Paths and digests are mostly unique, so they are frozen as they come
+    # (the binding hands over frozen strings of its own) rather than
+    # interned: interning each would cost a table entry per file listed.
+    def frozen_string(value)
+      value.is_a?(String) && value.frozen? ? value : value.to_s.dup.freeze
+    end
   end
 end

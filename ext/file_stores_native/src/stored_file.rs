@@ -46,10 +46,15 @@ impl<'r> StoredFileBuilder<'r> {
         let updated_at = ruby.time_nano_new(f.mtime_sec, i64::from(f.mtime_nsec))?;
         let [path, byte_size, content_type, digest, updated] = self.keys;
         let keywords: RHash = ruby.hash_new();
-        keywords.aset(path, ruby.str_new(&f.path))?;
+        // Frozen here, so StoredFile keeps them without a copy.
+        let path_string = ruby.str_new(&f.path);
+        path_string.freeze();
+        keywords.aset(path, path_string)?;
         keywords.aset(byte_size, f.byte_size)?;
         keywords.aset(content_type, ruby.str_new(f.content_type))?;
-        keywords.aset(digest, ruby.str_new(&f.digest))?;
+        let digest_string = ruby.str_new(&f.digest);
+        digest_string.freeze();
+        keywords.aset(digest, digest_string)?;
         keywords.aset(updated, updated_at)?;
         Ok(self.class.new_instance((KwArgs(keywords),))?.as_value())
     }
