@@ -718,9 +718,7 @@ fn remove_empty_tree(dir: &OwnedFd, name: &str) {
 }
 
 #[cfg(test)]
-#[path = "dir_store_tests.rs"]
 mod tests;
 
-#[path = "dir_store_read_lines.rs"]
 mod read_lines;
 pub use read_lines::ReadLines;

@@ -626,5 +626,4 @@ fn io(path: &[u8], e: Errno) -> Error {
 }
 
 #[cfg(test)]
-#[path = "run_tree_tests.rs"]
 mod tests;

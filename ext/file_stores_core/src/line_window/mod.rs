@@ -185,5 +185,4 @@ pub fn window_of(bytes: &[u8], first: u64, limit: Option<u64>, budget: Option<u6
 }
 
 #[cfg(test)]
-#[path = "line_window_tests.rs"]
 mod tests;

@@ -441,5 +441,4 @@ impl<I, O> Drop for HaltOnDrop<'_, I, O> {
 }
 
 #[cfg(test)]
-#[path = "search_pipeline_tests.rs"]
 mod tests;

@@ -25,7 +25,7 @@
 //!   promptly with what it covered.
 //! - Deterministic: files are visited in path order, searched in parallel
 //!   and reported in that order through an ordered pipeline (see
-//!   `search_pipeline.rs`), so the output does not depend on threads.
+//!   `pipeline.rs`), so the output does not depend on threads.
 
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -44,22 +44,18 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::fsutil::{open_folder, open_regular, read_small};
 use crate::glob::PathGlob;
 
-#[path = "search_report.rs"]
 mod report;
 pub use report::Report;
 use report::{Lines, Outcome, Stop};
 
-#[path = "search_pipeline.rs"]
 mod pipeline;
 use pipeline::{End, Pipeline, Producer};
 
-#[path = "search_walk.rs"]
 mod walk;
 #[cfg(test)]
 use walk::path_order;
 use walk::{collect_needing_text, Walk, Walked};
 
-#[path = "search_worker.rs"]
 mod worker;
 use worker::{Lent, Spares, Worker};
 
@@ -377,7 +373,7 @@ impl Search {
     }
 
     /// A thread's searcher, and its own copy of the matcher (see
-    /// `search_worker.rs`).
+    /// `worker.rs`).
     fn worker(&self) -> Worker {
         let searcher = SearcherBuilder::new()
             .line_number(true)
@@ -674,5 +670,4 @@ fn cut_line(matcher: &RegexMatcher, line: &[u8]) -> String {
 }
 
 #[cfg(test)]
-#[path = "search_tests.rs"]
 pub(crate) mod tests;
