@@ -2,8 +2,10 @@
 //! store uses (path rules and content types), so Ruby and Rust share one
 //! definition of each.
 
-use file_stores_core::edit::{self, Edit, EditError};
-use file_stores_core::{content_type, glob, path, search, Error as Core};
+use file_stores_base::Error as Core;
+use file_stores_search::{self as search, glob};
+use file_stores_store::edit::{self, Edit, EditError};
+use file_stores_store::{content_type, path};
 use magnus::{function, prelude::*, Error, RArray, RModule, RString, Ruby, TryConvert};
 
 use crate::errors::CoreError;
@@ -128,7 +130,7 @@ fn sha256_hex(ruby: &Ruby, bytes: RString) -> Result<String, Error> {
     // SAFETY: copied at once, before any Ruby code runs.
     let bytes = unsafe { bytes.as_slice() }.to_vec();
     nogvl(ruby, |_| {
-        Ok(file_stores_core::dir_store::sha256_hex(&bytes))
+        Ok(file_stores_store::dir_store::sha256_hex(&bytes))
     })
 }
 

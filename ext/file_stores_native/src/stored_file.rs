@@ -4,7 +4,7 @@
 //! instance variables set and frozen, exactly as `StoredFile#initialize`
 //! leaves them (frozen strings, an Integer size, a Time).
 
-use file_stores_core::FileInfo;
+use file_stores_store::FileInfo;
 use magnus::value::{Id, ReprValue};
 use magnus::{prelude::*, Error, RArray, RClass, RObject, RString, Ruby, TryConvert, Value};
 
