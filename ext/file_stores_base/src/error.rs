@@ -1,6 +1,9 @@
-//! The one error type of every crate. Every error carries the store path it concerns
-//! (relative, as the caller gave it, or empty when none applies), so the
-//! binding can raise a Ruby exception whose message names the file.
+//! The one error type of every crate. An error carries the path it concerns,
+//! so the binding can raise a Ruby exception whose message names the file: a
+//! store path (relative, as the caller gave it), or the store's folder on
+//! disk when the error concerns the whole store (its lock, its root gone).
+//! Only the kinds that concern no file (`Cancelled`, and `Conversion` until
+//! the caller that knows the file names it with [`Error::at`]) have none.
 
 use std::fmt;
 use std::io;

@@ -42,6 +42,12 @@ pub struct FolderLock {
 }
 
 impl FolderLock {
+    /// An error taking the lock, naming the folder it is on: it concerns
+    /// the whole store, not one of its files.
+    fn failed(&self, e: Errno) -> Error {
+        Error::io(self.dir.display().to_string(), e.into())
+    }
+
     pub fn new(dir: &Path) -> Self {
         FolderLock {
             dir: dir.to_path_buf(),
@@ -99,7 +105,7 @@ impl FolderLock {
                 Ok(fd) => st.fd = Some(fd),
                 Err(e) => {
                     self.abandon(&mut st);
-                    return Err(Error::io("", e.into()));
+                    return Err(self.failed(e));
                 }
             }
         }
@@ -113,7 +119,7 @@ impl FolderLock {
                 Err(Errno::WOULDBLOCK) | Err(Errno::INTR) => {}
                 Err(e) => {
                     self.abandon(&mut st);
-                    return Err(Error::io("", e.into()));
+                    return Err(self.failed(e));
                 }
             }
             if cancel.is_cancelled() {

@@ -122,34 +122,90 @@ pub fn compile(pattern: &str, case_sensitive: bool) -> std::result::Result<Regex
     RegexMatcherBuilder::new()
         .case_insensitive(!case_sensitive)
         .line_terminator(Some(b'\n'))
-        .size_limit(20 << 20)
-        .dfa_size_limit(20 << 20)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_SIZE_LIMIT)
         .build(pattern)
-        .map_err(|e| explain_pattern_error(&e.to_string()))
+        .map_err(|e| explain_pattern_error(pattern, case_sensitive, &e))
 }
 
-fn explain_pattern_error(raw: &str) -> String {
+/// The most memory a compiled pattern, and its lazy DFA's cache, may take.
+const REGEX_SIZE_LIMIT: usize = 20 << 20;
+
+/// Why a pattern cannot be used, as far as the advice to give depends on it.
+#[derive(Debug, PartialEq)]
+enum Refusal {
+    LookAround,
+    Backreference,
+    UnknownEscape,
+    LineBreak,
+    TooLarge,
+    Other,
+}
+
+/// Tells a model why a pattern was refused and what to write instead.
+/// The advice follows the error's kind; the detail is the error's own text.
+fn explain_pattern_error(pattern: &str, case_sensitive: bool, err: &grep_regex::Error) -> String {
+    let raw = err.to_string();
     let detail = raw
         .lines()
         .rev()
         .find(|l| !l.trim().is_empty())
-        .unwrap_or(raw)
+        .unwrap_or(&raw)
         .trim();
     let detail = detail.strip_prefix("error: ").unwrap_or(detail);
-    let advice = if raw.contains("look-around") {
-        "Look-ahead and look-behind ((?=...), (?!...), (?<=...), (?<!...)) are not supported: search for the text itself, or run a second search to narrow"
-    } else if raw.contains("backreference") {
-        "Back-references such as \\1 are not supported: search for the repeated text itself"
-    } else if raw.contains("size limit") {
-        "The pattern is too large once compiled: make it simpler, or split it into several searches"
-    } else if raw.contains("unrecognized escape") {
-        "Some escapes from other dialects are not supported: write \\h as [0-9a-fA-F], \\A and \\z work, and \\Z is \\z"
-    } else if raw.contains("literal \"\\n\"") || raw.contains("line terminator") {
-        "A pattern matches within one line: it cannot contain a line break"
-    } else {
-        "Escape special characters such as . ( [ { * + ? | ^ $ with \\ to search for them literally"
+    let advice = match refusal(pattern, case_sensitive, err) {
+        Refusal::LookAround => "Look-ahead and look-behind ((?=...), (?!...), (?<=...), (?<!...)) are not supported: search for the text itself, or run a second search to narrow",
+        Refusal::Backreference => "Back-references such as \\1 are not supported: search for the repeated text itself",
+        Refusal::TooLarge => "The pattern is too large once compiled: make it simpler, or split it into several searches",
+        Refusal::UnknownEscape => "Some escapes from other dialects are not supported: write \\h as [0-9a-fA-F], \\A and \\z work, and \\Z is \\z",
+        Refusal::LineBreak => "A pattern matches within one line: it cannot contain a line break",
+        Refusal::Other => "Escape special characters such as . ( [ { * + ? | ^ $ with \\ to search for them literally",
     };
     format!("pattern is not a regular expression this search can use ({detail}). {advice}.")
+}
+
+/// The kind of a pattern's error. grep-regex keeps the kind of a line break
+/// in a pattern, but hands parse and size errors on as text; so on this
+/// path, taken only for a refused pattern, the pattern is parsed and
+/// compiled again with regex-syntax and regex-automata, whose errors keep
+/// their kind.
+fn refusal(pattern: &str, case_sensitive: bool, err: &grep_regex::Error) -> Refusal {
+    use regex_automata::meta;
+    use regex_syntax::ast::{self, parse::Parser};
+    use regex_syntax::hir::translate::TranslatorBuilder;
+
+    if matches!(
+        err.kind(),
+        grep_regex::ErrorKind::NotAllowed(_) | grep_regex::ErrorKind::InvalidLineTerminator(_)
+    ) {
+        return Refusal::LineBreak;
+    }
+    let ast = match Parser::new().parse(pattern) {
+        Ok(ast) => ast,
+        Err(e) => {
+            return match e.kind() {
+                ast::ErrorKind::UnsupportedLookAround => Refusal::LookAround,
+                ast::ErrorKind::UnsupportedBackreference => Refusal::Backreference,
+                ast::ErrorKind::EscapeUnrecognized => Refusal::UnknownEscape,
+                _ => Refusal::Other,
+            }
+        }
+    };
+    let Ok(hir) = TranslatorBuilder::new()
+        .utf8(false)
+        .case_insensitive(!case_sensitive)
+        .build()
+        .translate(pattern, &ast)
+    else {
+        return Refusal::Other;
+    };
+    let config = meta::Config::new()
+        .utf8_empty(false)
+        .nfa_size_limit(Some(REGEX_SIZE_LIMIT));
+    match meta::Builder::new().configure(config).build_from_hir(&hir) {
+        Err(e) if e.size_limit().is_some() => Refusal::TooLarge,
+        _ => Refusal::Other,
+    }
 }
 
 /// A file to search and where its text comes from.
@@ -363,7 +419,11 @@ impl Search {
                 work,
                 consume,
                 || cancel.check(),
-                || Error::io("", io::Error::other("a search thread failed unexpectedly")),
+                // A helper panicked (a bug, not bad input): the scope
+                // re-raises its panic when it ends, and the binding turns
+                // that into InternalError, so the drainer stops the same way
+                // rather than dress it up as an I/O error.
+                || panic!("a search thread panicked"),
             )
         })
     }
@@ -488,7 +548,7 @@ impl Search {
             {
                 Outcome::Interrupted
             }
-            Err(e) if e.to_string().contains("heap limit") => {
+            Err(e) if is_heap_limit(&e) => {
                 Outcome::Failed(format!("it has a line longer than {} MB", HEAP_LIMIT >> 20))
             }
             Err(e) => Outcome::Failed(e.to_string()),
@@ -625,6 +685,14 @@ impl Sink for Collector<'_> {
         self.binary = true;
         Ok(false)
     }
+}
+
+/// Whether a search stopped on a line longer than [`HEAP_LIMIT`]. Of the
+/// errors a search can meet once cancellation is ruled out, that is the one
+/// grep-searcher makes itself (`ErrorKind::Other`, no OS error): reading
+/// fails with an OS error, and the sink never fails.
+fn is_heap_limit(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::Other && e.raw_os_error().is_none()
 }
 
 /// Writes a line for output (see [`cut_line`]). A line of valid UTF-8 no

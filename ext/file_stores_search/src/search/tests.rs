@@ -547,3 +547,37 @@ fn a_tree_deeper_than_a_path_reaches_is_searched_to_the_cap_and_named() {
     let needing = Search::files_needing_text(&store.root_fd(), "", None, &Cancel::new()).unwrap();
     assert!(needing.is_empty());
 }
+
+#[test]
+fn a_line_longer_than_the_heap_limit_is_named_as_such() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = DirStore::open(tmp.path(), None).unwrap();
+    let mut long = vec![b'a'; HEAP_LIMIT + 1];
+    long.extend_from_slice(b"needle\n");
+    std::fs::write(tmp.path().join("long.txt"), &long).unwrap();
+    drop(long);
+    let out = Search::new("needle", Options::default())
+        .unwrap()
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .unwrap();
+    let why = format!("it has a line longer than {} MB", HEAP_LIMIT >> 20);
+    assert!(out.contains(&why), "{out}");
+}
+
+#[test]
+fn tells_a_refused_pattern_by_its_error_kind() {
+    let kind = |p: &str| {
+        let err = RegexMatcherBuilder::new()
+            .line_terminator(Some(b'\n'))
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build(p)
+            .unwrap_err();
+        refusal(p, false, &err)
+    };
+    assert_eq!(kind("a(?<=b)"), Refusal::LookAround);
+    assert_eq!(kind("(a)\\2"), Refusal::Backreference);
+    assert_eq!(kind("\\Z"), Refusal::UnknownEscape);
+    assert_eq!(kind("a\nb"), Refusal::LineBreak);
+    assert_eq!(kind("\\w{1000}{1000}"), Refusal::TooLarge);
+    assert_eq!(kind("a)"), Refusal::Other);
+}

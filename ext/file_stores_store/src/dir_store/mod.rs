@@ -365,7 +365,7 @@ impl DirStore {
     /// The total size of the store's files.
     pub fn total_size(&self, cancel: &Cancel) -> Result<u64> {
         let root = open_folder(&*self.current_root(false)?, "", false)?
-            .ok_or_else(|| Error::new(ErrorKind::NotFound, ""))?;
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, self.root.display().to_string()))?;
         let sizes = crate::pool::install(|| {
             Self::walk(
                 root,
