@@ -25,7 +25,7 @@ use file_stores_store::path::{MAX_DEPTH, MAX_PATH_BYTES};
 ///
 /// Why not a thread of its own: a search that stops at its cap within its
 /// first files would wait for that thread to be scheduled, then for it to
-/// end; on a busy machine that took 10-40 ms, most of a capped search.
+/// end, which on a busy machine takes 10-40 ms, most of a capped search.
 pub(super) struct Walk<'t> {
     glob: Option<&'t PathGlob>,
     texts: &'t HashMap<String, Vec<u8>>,

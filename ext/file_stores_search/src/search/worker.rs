@@ -3,14 +3,13 @@
 //! are formatted into.
 //!
 //! Why: an uncapped search of a common word formats hundreds of thousands
-//! of lines. Each file's lines used to go into a new buffer, grown by
-//! doubling on a pool thread and freed by the calling thread once
-//! reported, so glibc's allocator spent its time taking its arenas' locks
-//! from two sides. A buffer now goes back to the search once the report
-//! has copied it, and the next file takes it. And the compiled regex keeps
-//! its scratch caches in a pool that only its first thread reaches without
-//! a lock: each thread now searches with its own copy (sharing the
-//! compiled program), which it keeps across its turns.
+//! of lines. A new buffer per file, grown by doubling on a pool thread and
+//! freed by the calling thread once reported, has glibc's allocator spend
+//! its time taking its arenas' locks from two sides; so a buffer goes back
+//! to the search once the report has copied it, and the next file takes it.
+//! And the compiled regex keeps its scratch caches in a pool that only its
+//! first thread reaches without a lock; so each thread searches with its own
+//! copy (sharing the compiled program), which it keeps across its turns.
 
 use std::ops::{Deref, DerefMut};
 

@@ -7,10 +7,11 @@
 //! leaves them out and naming one is refused.
 //!
 //! Writes are atomic: the bytes go to a hidden temporary file beside the
-//! target, which is synced and then renamed over it. A reader or a crash sees the old file or the new one, never a torn
-//! one, and a crash leaves at most a hidden temporary file, which the store
-//! does not show. (The folder is not synced after the rename, so after a
-//! power loss a write may be undone, but never torn.)
+//! target, which is synced and then renamed over it. A reader or a crash
+//! sees the old file or the new one, never a torn one, and a crash leaves
+//! at most a hidden temporary file, which the store does not show. (The
+//! folder is not synced after the rename, so after a power loss a write may
+//! be undone, but never torn.)
 //!
 //! If the store's folder is removed while the store is open, the store
 //! lists nothing until the folder is back, and the next write makes it
@@ -419,8 +420,9 @@ impl DirStore {
         let content_type = content_type::detect(name, &head);
         let after = rustix::fs::fstat(&file).map_err(|e| Error::io(path, errno_to_io(e)))?;
         let info = found(digest, content_type, &after);
+        // A file that changed while it was hashed is returned, but its
+        // digest is cached only when the file stayed the same throughout.
         if Fingerprint::of(&after) == Fingerprint::of(&st) {
-            // Changed while hashing: return it, but do not trust it later.
             self.remember(&info, &after);
         }
         Ok(Some(info))
@@ -574,7 +576,7 @@ fn visit_batch<T: Send>(
 fn hash_file(file: &File, path: &str, cancel: &Cancel) -> Result<(String, Vec<u8>)> {
     thread_local! {
         // One buffer per thread: most files are small, and zeroing a fresh
-        // buffer for each one cost more than hashing it.
+        // buffer for each one costs more than hashing it.
         static BUF: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; HASH_CHUNK]);
     }
     BUF.with(|buf| hash_with(file, path, cancel, &mut buf.borrow_mut()))
