@@ -49,7 +49,7 @@ pub use report::Report;
 use report::{Lines, Outcome, Stop};
 
 mod pipeline;
-use pipeline::{End, Pipeline, Producer};
+use pipeline::{Drain, End, Pipeline, Producer};
 
 mod walk;
 #[cfg(test)]
@@ -411,20 +411,20 @@ impl Search {
                     scope.spawn(|_| pipeline.help(init, work));
                 }
             };
-            pipeline.drain(
-                threads,
-                &spawn,
+            pipeline.drain(Drain {
+                helpers: threads,
+                spawn: &spawn,
                 produce,
                 init,
                 work,
                 consume,
-                || cancel.check(),
+                check: || cancel.check(),
                 // A helper panicked (a bug, not bad input): the scope
                 // re-raises its panic when it ends, and the binding turns
                 // that into InternalError, so the drainer stops the same way
                 // rather than dress it up as an I/O error.
-                || panic!("a search thread panicked"),
-            )
+                broken: || -> Error { panic!("a search thread panicked") },
+            })
         })
     }
 

@@ -69,6 +69,30 @@ const QUEUED_AT_FIRST: usize = 64;
 /// come, or fails the search.
 pub(super) type Producer<'p, I, E> = dyn FnMut(&mut Vec<I>, usize) -> Result<bool, E> + 'p;
 
+/// What [`Pipeline::drain`] works with: its helpers, where items come
+/// from, how one is searched, where outcomes go, and how it stops.
+pub(super) struct Drain<'d, 'p, I, E, Init, Work, Consume, Check, Broken> {
+    /// At most this many helpers run at once.
+    pub(super) helpers: usize,
+    /// Starts one helper: each call must run [`Pipeline::help`] once, on
+    /// another thread.
+    pub(super) spawn: &'d dyn Fn(),
+    /// The items of an open pipeline (made with [`Pipeline::new`]), asked
+    /// for more whenever there is room; `None` for a pipeline made with
+    /// its items.
+    pub(super) produce: Option<&'d mut Producer<'p, I, E>>,
+    /// Makes the drainer's own searcher state, when it first searches.
+    pub(super) init: Init,
+    /// Searches one item.
+    pub(super) work: Work,
+    /// Takes the outcomes in sequence order; returns false to stop.
+    pub(super) consume: Consume,
+    /// Asked between items: an error cancels.
+    pub(super) check: Check,
+    /// The error when a helper panicked.
+    pub(super) broken: Broken,
+}
+
 enum Slot<I, O> {
     Queued(I),
     Running,
@@ -297,25 +321,29 @@ impl<I, O> Pipeline<I, O> {
 
     /// The drainer's loop, on the calling thread: hands the outcomes to
     /// `consume` in sequence order, searching items itself whenever none is
-    /// ready, and starting up to `helpers` helpers through `spawn` (each
-    /// call must run [`Pipeline::help`] once, on another thread) while there
-    /// is work for them. An open pipeline (made with [`Pipeline::new`]) gets
-    /// its items from `produce`, asked for more whenever there is room.
-    /// `consume` returns false to stop; `check` (cancellation) is asked
-    /// between items; `broken` is the error when a helper panicked. Halts
-    /// the pipeline on return, whatever ends it.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn drain<S, E>(
+    /// ready, and starting helpers while there is work for them. Halts the
+    /// pipeline on return, whatever ends it.
+    pub(super) fn drain<S, E, Init, Work, Consume, Check, Broken>(
         &self,
-        helpers: usize,
-        spawn: &dyn Fn(),
-        mut produce: Option<&mut Producer<'_, I, E>>,
-        init: impl Fn() -> S,
-        work: impl Fn(&mut S, &I) -> O,
-        mut consume: impl FnMut(I, O) -> Result<bool, E>,
-        check: impl Fn() -> Result<(), E>,
-        broken: impl FnOnce() -> E,
-    ) -> Result<End, E> {
+        job: Drain<'_, '_, I, E, Init, Work, Consume, Check, Broken>,
+    ) -> Result<End, E>
+    where
+        Init: Fn() -> S,
+        Work: Fn(&mut S, &I) -> O,
+        Consume: FnMut(I, O) -> Result<bool, E>,
+        Check: Fn() -> Result<(), E>,
+        Broken: FnOnce() -> E,
+    {
+        let Drain {
+            helpers,
+            spawn,
+            mut produce,
+            init,
+            work,
+            mut consume,
+            check,
+            broken,
+        } = job;
         let _halt = HaltOnDrop(self);
         self.state.lock().max_helpers = helpers;
         let mut searcher = None;

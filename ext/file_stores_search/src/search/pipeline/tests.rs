@@ -47,16 +47,16 @@ fn drain_producing<O: Send>(
                 scope.spawn(|_| pipeline.help(|| (), |_: &mut (), item| work(item)));
             }
         };
-        pipeline.drain(
-            threads.max(2),
-            &spawn,
+        pipeline.drain(Drain {
+            helpers: threads.max(2),
+            spawn: &spawn,
             produce,
-            || (),
-            |_: &mut (), item| work(item),
+            init: || (),
+            work: |_: &mut (), item: &u64| work(item),
             consume,
             check,
-            || "broken".to_string(),
-        )
+            broken: || "broken".to_string(),
+        })
     })
 }
 
@@ -249,20 +249,20 @@ fn a_short_search_is_not_held_up_by_a_long_one_beside_it() {
 fn works_alone_without_helpers() {
     let pipeline = Pipeline::with_items(0..500u64, 8);
     let mut seen = Vec::new();
-    let end = pipeline.drain(
-        0,
-        &|| unreachable!("no helper may be started"),
-        None,
-        || (),
-        |_: &mut (), &i| i + 1,
-        |item, outcome| {
+    let end = pipeline.drain(Drain {
+        helpers: 0,
+        spawn: &|| unreachable!("no helper may be started"),
+        produce: None,
+        init: || (),
+        work: |_: &mut (), &i: &u64| i + 1,
+        consume: |item, outcome| {
             assert_eq!(outcome, item + 1);
             seen.push(item);
             Ok::<_, ()>(true)
         },
-        || Ok(()),
-        || (),
-    );
+        check: || Ok(()),
+        broken: || (),
+    });
     assert_eq!(end, Ok(End::Finished));
     assert_eq!(seen, (0..500).collect::<Vec<_>>());
 }
