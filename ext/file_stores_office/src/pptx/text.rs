@@ -81,190 +81,255 @@ pub fn read(
     max_text: u64,
     cancel: &Cancel,
 ) -> Result<PartText> {
-    let mut out = PartText::default();
-    let mut reader = xml::reader(bytes);
-    let mut shape_depth = 0u32;
-    let mut shape = Shape::Skip;
-    let mut title = String::new();
-    let mut counters = Counters::default();
-    let mut ph: (Option<String>, Option<String>) = (None, None);
-    let mut para: Option<Paragraph> = None;
-    let (mut in_ppr, mut in_text) = (false, false);
-    let mut table: Option<Table> = None;
-    let mut skipping = 0u32;
-    let mut size = 0u64;
-    let mut progress = xml::Progress::new(cancel);
-    let mut position = 0;
-    loop {
-        progress.read(&reader, &mut position)?;
-        let event = reader.read_event().map_err(|e| xml::error(part, e))?;
-        if skipping > 0 {
-            match event {
-                Event::Start(_) => skipping += 1,
-                Event::End(_) => skipping -= 1,
-                Event::Eof => return Ok(out),
-                _ => {}
-            }
-            continue;
-        }
-        match event {
-            Event::Start(ref s) | Event::Empty(ref s) => {
-                let is_start = matches!(event, Event::Start(_));
-                let e = Element(s);
-                match e.name() {
-                    b"Fallback" if is_start => skipping = 1,
-                    b"sld" => {
-                        out.hidden = e.attr(b"show").is_some_and(|v| v == "0" || v == "false")
-                    }
-                    b"sp" if is_start => {
-                        shape_depth += 1;
-                        if shape_depth == 1 {
-                            shape = if role == Role::Slide {
-                                Shape::Plain
-                            } else {
-                                Shape::Skip
-                            };
-                            counters = Counters::default();
-                            ph = (None, None);
-                        }
-                    }
-                    b"ph" if shape_depth == 1 && para.is_none() => {
-                        shape = placeholder(&e, role);
-                        ph = (e.attr(b"type"), e.attr(b"idx"));
-                    }
-                    b"tbl" if is_start => table = Some(Table::default()),
-                    b"tc" if !is_start => {
-                        if let Some(t) = table.as_mut() {
-                            t.row.push(String::new());
-                        }
-                    }
-                    b"tc" => {
-                        if let Some(t) = table.as_mut() {
-                            t.cell.clear();
-                            t.merged = [b"hMerge".as_slice(), b"vMerge"]
-                                .iter()
-                                .any(|a| e.attr(a).is_some_and(|v| v == "1" || v == "true"));
-                        }
-                    }
-                    b"p" if is_start => {
-                        para = Some(Paragraph {
-                            level: 0,
-                            bullet: Bullet::Inherit,
-                            text: String::new(),
-                        })
-                    }
-                    b"pPr" => {
-                        if let Some(p) = para.as_mut() {
-                            p.level = e
-                                .attr(b"lvl")
-                                .and_then(|l| l.trim().parse::<usize>().ok())
-                                .unwrap_or(0)
-                                .min(8);
-                            in_ppr = is_start;
-                        }
-                    }
-                    b"buNone" | b"buChar" | b"buBlip" | b"buAutoNum" if in_ppr => {
-                        if let Some(p) = para.as_mut() {
-                            p.bullet = bullet(&e);
-                        }
-                    }
-                    b"t" if is_start && para.is_some() => in_text = true,
-                    b"br" => {
-                        if let Some(p) = para.as_mut() {
-                            p.text.push('\n');
-                        }
-                    }
+    PartReader {
+        part,
+        role,
+        layout,
+        max_text,
+        out: PartText::default(),
+        shape_depth: 0,
+        shape: Shape::Skip,
+        title: String::new(),
+        counters: Counters::default(),
+        placeholder: (None, None),
+        para: None,
+        in_ppr: false,
+        in_text: false,
+        table: None,
+        skipping: 0,
+        size: 0,
+    }
+    .run(bytes, cancel)
+}
+
+/// The reader of one part: the state the event handlers share, as flags
+/// and counters (nothing that grows with the nesting).
+struct PartReader<'a> {
+    part: &'a str,
+    role: Role,
+    layout: Option<&'a Layout>,
+    max_text: u64,
+    out: PartText,
+    /// How many shapes (`p:sp`) the reader is in; a group's shapes come in
+    /// order, so only the outermost one (depth 1) starts a shape.
+    shape_depth: u32,
+    /// How the current shape's paragraphs are written.
+    shape: Shape,
+    /// The title placeholder's text so far.
+    title: String,
+    /// The current shape's automatic numbers, by level.
+    counters: Counters,
+    /// The current shape's placeholder type and index, which find the
+    /// layout's bullets for it.
+    placeholder: (Option<String>, Option<String>),
+    /// The paragraph being read.
+    para: Option<Paragraph>,
+    /// Inside the paragraph's properties (`a:pPr`), where its bullet is.
+    in_ppr: bool,
+    /// Inside a run's text (`a:t`).
+    in_text: bool,
+    /// The table being read.
+    table: Option<Table>,
+    /// How many elements deep inside an `mc:Fallback`, skipped.
+    skipping: u32,
+    /// The text read so far, held to `max_text`.
+    size: u64,
+}
+
+impl PartReader<'_> {
+    fn run(mut self, bytes: &[u8], cancel: &Cancel) -> Result<PartText> {
+        let mut reader = xml::reader(bytes);
+        let mut progress = xml::Progress::new(cancel);
+        let mut position = 0;
+        loop {
+            progress.read(&reader, &mut position)?;
+            let event = reader.read_event().map_err(|e| xml::error(self.part, e))?;
+            if self.skipping > 0 {
+                match event {
+                    Event::Start(_) => self.skipping += 1,
+                    Event::End(_) => self.skipping -= 1,
+                    Event::Eof => break,
                     _ => {}
                 }
+                continue;
             }
-            Event::End(ref e) => match xml::local(e.name().0) {
-                b"sp" => {
-                    shape_depth = shape_depth.saturating_sub(1);
-                    if shape_depth == 0 && shape == Shape::Title {
-                        finish_title(&mut out, &mut title);
+            match event {
+                Event::Start(ref s) => self.start(&Element(s), true),
+                Event::Empty(ref s) => self.start(&Element(s), false),
+                Event::End(ref e) => self.end(xml::local(e.name().0))?,
+                Event::Text(ref t) if self.in_text => self.append(&xml::text(t)),
+                Event::CData(ref t) if self.in_text => self.append(&xml::cdata(t)),
+                Event::GeneralRef(ref r) if self.in_text => {
+                    if let Some(c) = xml::ref_text(r) {
+                        self.append(c.encode_utf8(&mut [0; 4]));
                     }
                 }
-                b"pPr" => in_ppr = false,
-                b"t" => in_text = false,
-                b"p" => {
-                    let Some(p) = para.take() else { continue };
-                    size += p.text.len() as u64;
-                    if size > max_text {
-                        return Err(Error::conversion(format!(
-                            "its text is over the {} MB limit",
-                            max_text / (1024 * 1024)
-                        )));
-                    }
-                    if let Some(t) = table.as_mut() {
-                        let text = one_line(&p.text);
-                        if !text.is_empty() {
-                            if !t.cell.is_empty() {
-                                t.cell.push(' ');
-                            }
-                            t.cell.push_str(&text);
-                        }
-                    } else if shape_depth > 0 {
-                        match shape {
-                            Shape::Title => {
-                                if !title.is_empty() {
-                                    title.push(' ');
-                                }
-                                title.push_str(&one_line(&p.text));
-                            }
-                            Shape::Body | Shape::Plain => {
-                                let inherited = shape == Shape::Body
-                                    && layout
-                                        .and_then(|l| {
-                                            l.bulleted(ph.0.as_deref(), ph.1.as_deref(), p.level)
-                                        })
-                                        .unwrap_or(true);
-                                write_paragraph(&mut out.lines, p, inherited, &mut counters)
-                            }
-                            Shape::Skip => {}
-                        }
-                    }
-                }
-                b"tc" => {
-                    if let Some(t) = table.as_mut() {
-                        let cell = if t.merged {
-                            String::new()
-                        } else {
-                            std::mem::take(&mut t.cell)
-                        };
-                        t.row.push(cell);
-                    }
-                }
-                b"tr" => {
-                    if let Some(t) = table.as_mut() {
-                        while t.row.last().is_some_and(String::is_empty) {
-                            t.row.pop();
-                        }
-                        if !t.row.is_empty() {
-                            out.lines.push(t.row.join("\t"));
-                        }
-                        t.row.clear();
-                    }
-                }
-                b"tbl" => table = None,
+                Event::Eof => break,
                 _ => {}
-            },
-            Event::Text(ref t) if in_text => {
-                if let Some(p) = para.as_mut() {
-                    p.text.push_str(&xml::text(t));
+            }
+        }
+        Ok(self.out)
+    }
+
+    /// An element's start (`is_start`), or an empty element.
+    fn start(&mut self, e: &Element, is_start: bool) {
+        match e.name() {
+            b"Fallback" if is_start => self.skipping = 1,
+            b"sld" => self.out.hidden = e.attr(b"show").is_some_and(|v| v == "0" || v == "false"),
+            b"sp" if is_start => self.start_shape(),
+            b"ph" if self.shape_depth == 1 && self.para.is_none() => {
+                self.shape = placeholder(e, self.role);
+                self.placeholder = (e.attr(b"type"), e.attr(b"idx"));
+            }
+            b"tbl" if is_start => self.table = Some(Table::default()),
+            b"tc" if !is_start => {
+                if let Some(t) = self.table.as_mut() {
+                    t.row.push(String::new());
                 }
             }
-            Event::CData(ref t) if in_text => {
-                if let Some(p) = para.as_mut() {
-                    p.text.push_str(&xml::cdata(t));
+            b"tc" => {
+                if let Some(t) = self.table.as_mut() {
+                    t.cell.clear();
+                    t.merged = [b"hMerge".as_slice(), b"vMerge"]
+                        .iter()
+                        .any(|a| e.attr(a).is_some_and(|v| v == "1" || v == "true"));
                 }
             }
-            Event::GeneralRef(ref r) if in_text => {
-                if let Some(p) = para.as_mut() {
-                    p.text.extend(xml::ref_text(r));
+            b"p" if is_start => {
+                self.para = Some(Paragraph {
+                    level: 0,
+                    bullet: Bullet::Inherit,
+                    text: String::new(),
+                })
+            }
+            b"pPr" => {
+                if let Some(p) = self.para.as_mut() {
+                    p.level = e
+                        .attr(b"lvl")
+                        .and_then(|l| l.trim().parse::<usize>().ok())
+                        .unwrap_or(0)
+                        .min(8);
+                    self.in_ppr = is_start;
                 }
             }
-            Event::Eof => return Ok(out),
+            b"buNone" | b"buChar" | b"buBlip" | b"buAutoNum" if self.in_ppr => {
+                if let Some(p) = self.para.as_mut() {
+                    p.bullet = bullet(e);
+                }
+            }
+            b"t" if is_start && self.para.is_some() => self.in_text = true,
+            b"br" => self.append("\n"),
             _ => {}
+        }
+    }
+
+    /// A shape starts: an outermost one resets what a shape holds.
+    fn start_shape(&mut self) {
+        self.shape_depth += 1;
+        if self.shape_depth == 1 {
+            self.shape = if self.role == Role::Slide {
+                Shape::Plain
+            } else {
+                Shape::Skip
+            };
+            self.counters = Counters::default();
+            self.placeholder = (None, None);
+        }
+    }
+
+    /// Text of the paragraph being read.
+    fn append(&mut self, text: &str) {
+        if let Some(p) = self.para.as_mut() {
+            p.text.push_str(text);
+        }
+    }
+
+    /// An element's end, by its local name.
+    fn end(&mut self, name: &[u8]) -> Result<()> {
+        match name {
+            b"sp" => {
+                self.shape_depth = self.shape_depth.saturating_sub(1);
+                if self.shape_depth == 0 && self.shape == Shape::Title {
+                    finish_title(&mut self.out, &mut self.title);
+                }
+            }
+            b"pPr" => self.in_ppr = false,
+            b"t" => self.in_text = false,
+            b"p" => return self.end_paragraph(),
+            b"tc" => self.end_cell(),
+            b"tr" => self.end_row(),
+            b"tbl" => self.table = None,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A paragraph ends: into the table cell, the title, or the body lines.
+    fn end_paragraph(&mut self) -> Result<()> {
+        let Some(p) = self.para.take() else {
+            return Ok(());
+        };
+        self.size += p.text.len() as u64;
+        if self.size > self.max_text {
+            return Err(Error::conversion(format!(
+                "its text is over the {} MB limit",
+                self.max_text / (1024 * 1024)
+            )));
+        }
+        if let Some(t) = self.table.as_mut() {
+            let text = one_line(&p.text);
+            if !text.is_empty() {
+                if !t.cell.is_empty() {
+                    t.cell.push(' ');
+                }
+                t.cell.push_str(&text);
+            }
+        } else if self.shape_depth > 0 {
+            match self.shape {
+                Shape::Title => {
+                    if !self.title.is_empty() {
+                        self.title.push(' ');
+                    }
+                    self.title.push_str(&one_line(&p.text));
+                }
+                Shape::Body | Shape::Plain => {
+                    let (kind, index) = &self.placeholder;
+                    let inherited = self.shape == Shape::Body
+                        && self
+                            .layout
+                            .and_then(|l| l.bulleted(kind.as_deref(), index.as_deref(), p.level))
+                            .unwrap_or(true);
+                    write_paragraph(&mut self.out.lines, p, inherited, &mut self.counters)
+                }
+                Shape::Skip => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A table cell ends: merged cells are left empty.
+    fn end_cell(&mut self) {
+        if let Some(t) = self.table.as_mut() {
+            let cell = if t.merged {
+                String::new()
+            } else {
+                std::mem::take(&mut t.cell)
+            };
+            t.row.push(cell);
+        }
+    }
+
+    /// A table row ends: its cells on one line, tab-separated, without
+    /// trailing empty ones.
+    fn end_row(&mut self) {
+        if let Some(t) = self.table.as_mut() {
+            while t.row.last().is_some_and(String::is_empty) {
+                t.row.pop();
+            }
+            if !t.row.is_empty() {
+                self.out.lines.push(t.row.join("\t"));
+            }
+            t.row.clear();
         }
     }
 }
