@@ -11,7 +11,7 @@
 //!   and a compiled one answers `is_match` for the path.
 #![no_main]
 
-use file_stores_core::glob::{PathGlob, MAX_GLOB_BYTES};
+use file_stores_search::glob::{PathGlob, MAX_GLOB_BYTES};
 use libfuzzer_sys::fuzz_target;
 
 /// Past this, the glob is refused by its length alone: repeating more only

@@ -8,8 +8,8 @@
 //!   a slash it matches the path, without one it matches the name anywhere.
 #![no_main]
 
-use file_stores_core::glob::PathGlob;
-use file_stores_core::path::{normalize, normalize_folder};
+use file_stores_search::glob::PathGlob;
+use file_stores_store::path::{normalize, normalize_folder};
 use libfuzzer_sys::fuzz_target;
 
 const META: &[char] = &['*', '?', '[', ']', '{', '}', '\\', '!', ',', '-', '^'];

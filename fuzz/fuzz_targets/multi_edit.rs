@@ -16,7 +16,7 @@
 //! - applying the list at once equals applying the edits one at a time.
 #![no_main]
 
-use file_stores_core::edit::{apply, Edit, EditError};
+use file_stores_store::edit::{apply, Edit, EditError};
 use libfuzzer_sys::fuzz_target;
 
 const SEPARATOR: u8 = 0x1E;

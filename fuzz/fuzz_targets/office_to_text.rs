@@ -20,8 +20,8 @@
 use std::io::{Cursor, Write};
 use std::sync::OnceLock;
 
-use file_stores_core::office::{to_text, Format, Limits};
-use file_stores_core::Cancel;
+use file_stores_office::{to_text, Format, Limits};
+use file_stores_base::Cancel;
 use libfuzzer_sys::fuzz_target;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};

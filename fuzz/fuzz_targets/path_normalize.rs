@@ -7,7 +7,7 @@
 //! length and depth limits, and normalising it again changes nothing.
 #![no_main]
 
-use file_stores_core::path::{
+use file_stores_store::path::{
     normalize, normalize_folder, MAX_DEPTH, MAX_NAME_BYTES, MAX_PATH_BYTES,
 };
 use libfuzzer_sys::fuzz_target;

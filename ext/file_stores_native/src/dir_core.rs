@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use file_stores_core::path::normalize_folder;
-use file_stores_core::search::Search;
-use file_stores_core::DirStore;
+use file_stores_search::Search;
+use file_stores_store::path::normalize_folder;
+use file_stores_store::DirStore;
 use magnus::{
     function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
 };

@@ -3,7 +3,7 @@
 //! `index`, `count`, `size`). Internal: the edit_file tool words it for
 //! the model.
 
-use file_stores_core::edit::EditError;
+use file_stores_store::edit::EditError;
 use magnus::gc::Marker;
 use magnus::value::Opaque;
 use magnus::{

@@ -6,7 +6,7 @@
 //! exhaustive: adding a kind to the core fails the build until it has a Ruby
 //! class.
 
-use file_stores_core::{Error as Core, ErrorKind};
+use file_stores_base::{Error as Core, ErrorKind};
 use magnus::{prelude::*, Error, ExceptionClass, Ruby};
 
 /// A core error on its way to Ruby (a newtype, since both types are foreign).

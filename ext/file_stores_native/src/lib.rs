@@ -1,6 +1,6 @@
 //! # file_stores_native
 //!
-//! The thin magnus binding of `file_stores_core` for the Ruby gem
+//! The thin magnus binding of the `file_stores_*` crates for the Ruby gem
 //! `ruby_llm-file_stores-native`. One file per Ruby class or module, each
 //! with an `init`; all work happens in the core, called through
 //! [`nogvl::nogvl`] so the GVL is released and panics become Ruby errors.

@@ -2,8 +2,9 @@
 //! store uses (path rules and content types), so Ruby and Rust share one
 //! definition of each.
 
-use file_stores_core::edit::{self, Edit};
-use file_stores_core::{content_type, glob, path, search};
+use file_stores_search::{self as search, glob};
+use file_stores_store::edit::{self, Edit};
+use file_stores_store::{content_type, path};
 use magnus::{function, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert};
 
 use crate::edit_outcome::EditOutcome;
@@ -132,7 +133,7 @@ fn sha256_hex(ruby: &Ruby, bytes: RString) -> Result<String, Error> {
     // SAFETY: copied at once, before any Ruby code runs.
     let bytes = unsafe { bytes.as_slice() }.to_vec();
     nogvl(ruby, |_| {
-        Ok(file_stores_core::dir_store::sha256_hex(&bytes))
+        Ok(file_stores_store::dir_store::sha256_hex(&bytes))
     })
 }
 
@@ -140,7 +141,7 @@ fn sha256_hex(ruby: &Ruby, bytes: RString) -> Result<String, Error> {
 /// error. Only in builds with the `test-hooks` feature.
 #[cfg(feature = "test-hooks")]
 fn panic_for_tests(ruby: &Ruby) -> Result<(), Error> {
-    nogvl(ruby, |_| -> Result<(), file_stores_core::Error> {
+    nogvl(ruby, |_| -> Result<(), file_stores_base::Error> {
         panic!("a deliberate panic for the specs")
     })
 }

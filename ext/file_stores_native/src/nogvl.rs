@@ -26,7 +26,7 @@ use std::any::Any;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use file_stores_core::{Cancel, Result as CoreResult};
+use file_stores_base::{Cancel, Result as CoreResult};
 use magnus::{Error, Ruby};
 
 use crate::errors::{internal_error, CoreError};

@@ -1,7 +1,7 @@
 //! `RubyLLM::FileStores::Native.office_to_text`: the core's Office converter,
 //! run without the GVL. Ruby's `Converters::Office` wraps it.
 
-use file_stores_core::office::{self, Format, Limits};
+use file_stores_office::{self as office, Format, Limits};
 use magnus::{function, Error, RModule, RString, Ruby};
 
 use crate::nogvl::{guarded, nogvl};

@@ -1,7 +1,7 @@
 //! `RubyLLM::FileStores::Native.pdf_to_text`: the `file_stores_pdf` engine,
 //! run without the GVL. Ruby's `Converters::PdfText` wraps it.
 
-use file_stores_core::Error as CoreError;
+use file_stores_base::Error as CoreError;
 use file_stores_pdf::{Error as PdfError, Limits};
 use magnus::{function, Error, RModule, RString, Ruby};
 

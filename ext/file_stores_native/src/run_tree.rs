@@ -1,11 +1,11 @@
 //! `RubyLLM::FileStores::Native::RunTree`: a `run_code` folder before a run
 //! (a snapshot held in Rust), and the sweep after it (see
-//! `file_stores_core::run_tree`). Internal: `CodeExecution::Snapshot` wraps
+//! `file_stores_store::run_tree`). Internal: `CodeExecution::Snapshot` wraps
 //! it and words what it finds for the model.
 
 use std::path::PathBuf;
 
-use file_stores_core::run_tree::{self, Budget, Kind, Removal, Snapshot, Sweep};
+use file_stores_store::run_tree::{self, Budget, Kind, Removal, Snapshot, Sweep};
 use magnus::{
     function, method, prelude::*, Error, RArray, RHash, RModule, Ruby, Symbol, TryConvert,
 };

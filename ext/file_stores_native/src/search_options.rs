@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use file_stores_core::glob::PathGlob;
-use file_stores_core::search::{Options, Search};
+use file_stores_search::glob::PathGlob;
+use file_stores_search::{Options, Search};
 use magnus::{Error, RHash, Ruby, TryConvert};
 
 use crate::fields;

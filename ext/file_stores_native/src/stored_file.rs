@@ -4,7 +4,7 @@
 //! wrong value: `RubyLLM::StoredFile` (from the core's `FileInfo`),
 //! `RubyLLM::FileStore::LineWindow` and `RubyLLM::FileStore::Listing`.
 
-use file_stores_core::FileInfo;
+use file_stores_store::FileInfo;
 use magnus::value::ReprValue;
 use magnus::{prelude::*, Error, IntoValue, KwArgs, RArray, RClass, RHash, Ruby, Symbol, Value};
 

@@ -4,9 +4,9 @@
 
 use std::borrow::Cow;
 
-use file_stores_core::glob::PathGlob;
-use file_stores_core::path;
-use file_stores_core::search::{Report, Search};
+use file_stores_search::glob::PathGlob;
+use file_stores_search::{Report, Search};
+use file_stores_store::path;
 use magnus::{
     function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
 };

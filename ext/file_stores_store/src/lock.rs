@@ -1,0 +1,242 @@
+//! The folder lock: one writer at a time, across threads and processes.
+//!
+//! Within a process, a mutex-and-condvar pair (parking_lot) records which
+//! owner holds the lock and how deeply, so the holder may take it again
+//! (`with_lock` around a `write` that locks too). Across processes, the holder
+//! also takes an exclusive `flock` on the folder itself, which other
+//! processes on the machine honour, and which the kernel drops if the process
+//! dies. Owners are opaque numbers chosen by the caller; the Ruby binding uses
+//! the id of the current fiber.
+//!
+//! Waiting never blocks uninterruptibly: it polls in short steps and gives up
+//! with `Cancelled` as soon as the [`Cancel`] flag is set. A forked child does
+//! not inherit its parent's hold: the lock notices the new process id and
+//! opens its own descriptor (a `flock` is shared by descriptors that a fork
+//! copied, so reusing it would not exclude the parent).
+
+use std::os::fd::OwnedFd;
+use std::path::Path;
+use std::time::Duration;
+
+use parking_lot::{Condvar, Mutex};
+use rustix::fs::{flock, open, FlockOperation, Mode, OFlags};
+use rustix::io::Errno;
+
+use file_stores_base::cancel::Cancel;
+use file_stores_base::error::{Error, Result};
+
+const POLL: Duration = Duration::from_millis(20);
+
+struct State {
+    pid: u32,
+    fd: Option<OwnedFd>,
+    owner: Option<u64>,
+    depth: u32,
+}
+
+/// A reentrant lock on a folder.
+pub struct FolderLock {
+    dir: std::path::PathBuf,
+    state: Mutex<State>,
+    freed: Condvar,
+}
+
+impl FolderLock {
+    /// An error taking the lock, naming the folder it is on: it concerns
+    /// the whole store, not one of its files.
+    fn failed(&self, e: Errno) -> Error {
+        Error::io(self.dir.display().to_string(), e.into())
+    }
+
+    pub fn new(dir: &Path) -> Self {
+        FolderLock {
+            dir: dir.to_path_buf(),
+            state: Mutex::new(State {
+                pid: std::process::id(),
+                fd: None,
+                owner: None,
+                depth: 0,
+            }),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Takes the lock for `owner`, or deepens the hold if `owner` has it.
+    pub fn acquire(&self, owner: u64, cancel: &Cancel) -> Result<()> {
+        let mut st = self.state.lock();
+        let pid = std::process::id();
+        if st.pid != pid {
+            // Forked: the parent's holds are not ours, nor is its descriptor.
+            *st = State {
+                pid,
+                fd: None,
+                owner: None,
+                depth: 0,
+            };
+        }
+        if st.owner == Some(owner) {
+            st.depth += 1;
+            return Ok(());
+        }
+        while st.owner.is_some() {
+            cancel.check()?;
+            self.freed.wait_for(&mut st, POLL);
+        }
+        st.owner = Some(owner);
+        st.depth = 1;
+        // A folder removed and made again is a new folder: lock that one.
+        if st
+            .fd
+            .as_ref()
+            .is_some_and(|fd| rustix::fs::fstat(fd).is_ok_and(|s| s.st_nlink == 0))
+        {
+            st.fd = None;
+        }
+        if st.fd.is_none() {
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let opened = match open(&self.dir, flags, Mode::empty()) {
+                // The folder was removed: make it again, as its store does.
+                Err(Errno::NOENT) => std::fs::create_dir_all(&self.dir)
+                    .map_err(|e| Errno::from_io_error(&e).unwrap_or(Errno::NOENT))
+                    .and_then(|()| open(&self.dir, flags, Mode::empty())),
+                other => other,
+            };
+            match opened {
+                Ok(fd) => st.fd = Some(fd),
+                Err(e) => {
+                    self.abandon(&mut st);
+                    return Err(self.failed(e));
+                }
+            }
+        }
+        // Hold the in-process lock while waiting for other processes: threads
+        // of this process queue on the condvar, not on flock.
+        let mut step = Duration::from_millis(1);
+        loop {
+            let fd = st.fd.as_ref().expect("opened above");
+            match flock(fd, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => return Ok(()),
+                Err(Errno::WOULDBLOCK) | Err(Errno::INTR) => {}
+                Err(e) => {
+                    self.abandon(&mut st);
+                    return Err(self.failed(e));
+                }
+            }
+            if cancel.is_cancelled() {
+                self.abandon(&mut st);
+                return Err(Error::cancelled());
+            }
+            parking_lot::MutexGuard::unlocked(&mut st, || std::thread::sleep(step));
+            step = (step * 2).min(POLL);
+        }
+    }
+
+    fn abandon(&self, st: &mut State) {
+        st.owner = None;
+        st.depth = 0;
+        self.freed.notify_one();
+    }
+
+    /// Gives up one level of `owner`'s hold; the last one frees the lock.
+    /// Returns false when `owner` did not hold it.
+    pub fn release(&self, owner: u64) -> bool {
+        let mut st = self.state.lock();
+        if st.owner != Some(owner) || st.pid != std::process::id() {
+            return false;
+        }
+        st.depth -= 1;
+        if st.depth == 0 {
+            if let Some(fd) = st.fd.as_ref() {
+                // Unlocking a held flock cannot fail on a valid descriptor;
+                // closing would drop it too, so an error here loses nothing.
+                let _ = flock(fd, FlockOperation::Unlock);
+            }
+            self.abandon(&mut st);
+        }
+        true
+    }
+
+    /// Whether `owner` holds the lock now.
+    pub fn held_by(&self, owner: u64) -> bool {
+        let st = self.state.lock();
+        st.owner == Some(owner) && st.pid == std::process::id()
+    }
+}
+
+/// A hold on a [`FolderLock`], released when dropped.
+pub struct Held<'a> {
+    lock: &'a FolderLock,
+    owner: u64,
+}
+
+impl<'a> Held<'a> {
+    pub fn take(lock: &'a FolderLock, owner: u64, cancel: &Cancel) -> Result<Self> {
+        lock.acquire(owner, cancel)?;
+        Ok(Held { lock, owner })
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.lock.release(self.owner);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[test]
+    fn reentrant_for_its_owner() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = FolderLock::new(dir.path());
+        let c = Cancel::new();
+        lock.acquire(1, &c).unwrap();
+        lock.acquire(1, &c).unwrap();
+        assert!(lock.release(1));
+        assert!(lock.held_by(1));
+        assert!(lock.release(1));
+        assert!(!lock.held_by(1));
+        assert!(!lock.release(1));
+    }
+
+    #[test]
+    fn excludes_other_owners() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = Arc::new(FolderLock::new(dir.path()));
+        let inside = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..4u64)
+            .map(|owner| {
+                let (lock, inside) = (lock.clone(), inside.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..50 {
+                        let _held = Held::take(&lock, owner, &Cancel::new()).unwrap();
+                        assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0);
+                        std::thread::yield_now();
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_second_lock_on_the_folder_waits_and_can_be_cancelled() {
+        let dir = tempfile::tempdir().unwrap();
+        // Two FolderLocks stand for two processes: each has its own flock.
+        let a = FolderLock::new(dir.path());
+        let b = FolderLock::new(dir.path());
+        a.acquire(1, &Cancel::new()).unwrap();
+        let cancel = Cancel::new();
+        cancel.cancel();
+        assert!(b.acquire(2, &cancel).unwrap_err().is_cancelled());
+        a.release(1);
+        b.acquire(2, &Cancel::new()).unwrap();
+        assert!(b.release(2));
+    }
+}
