@@ -11,9 +11,15 @@ use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Object};
 
+use crate::embedded::GlyphText;
+use crate::filters::{self, Budget};
+
 /// The most codes one ToUnicode range may map, so a hostile map cannot ask
 /// for billions of entries.
 const MAX_RANGE: u32 = 1 << 16;
+
+/// The most bytes a font program or ToUnicode map may decode to.
+const MAX_FONT_BYTES: usize = 16 << 20;
 
 pub struct Font {
     /// Codes are two bytes (Type0 fonts) instead of one.
@@ -28,6 +34,11 @@ pub struct Font {
     default_width: f32,
     /// Glyph space to text space (1/1000, or a Type3 font's matrix).
     scale: f32,
+    /// Text from the embedded font program, for codes nothing else names.
+    embedded: Option<GlyphText>,
+    /// A CID font of Adobe's Japan1, GB1, CNS1 or Korea1 collection whose
+    /// codes are CIDs: CIDs 1 to 95 are ASCII in all four.
+    adobe_cjk: bool,
 }
 
 fn number(o: &Object) -> Option<f32> {
@@ -45,6 +56,46 @@ fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
     }
 }
 
+/// Whether a Type0 font's CID font is of an Adobe CJK collection.
+fn adobe_cjk(doc: &Document, dict: &Dictionary) -> bool {
+    let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
+        return false;
+    };
+    let info = desc
+        .first()
+        .map(|o| deref(doc, o))
+        .and_then(|o| o.as_dict().ok())
+        .and_then(|cid| get(doc, cid, b"CIDSystemInfo"))
+        .and_then(|o| o.as_dict().ok());
+    let field = |k: &[u8]| {
+        info.and_then(|i| get(doc, i, k))
+            .and_then(|o| o.as_str().ok())
+            .unwrap_or_default()
+    };
+    field(b"Registry") == b"Adobe"
+        && matches!(field(b"Ordering"), b"Japan1" | b"GB1" | b"CNS1" | b"Korea1")
+}
+
+/// Whether a Type0 font's CID font carries its own font program.
+fn embeds_program(doc: &Document, dict: &Dictionary) -> bool {
+    let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
+        return false;
+    };
+    desc.first()
+        .map(|o| deref(doc, o))
+        .and_then(|o| o.as_dict().ok())
+        .and_then(|cid| descriptor(doc, cid))
+        .is_some_and(|d| {
+            [b"FontFile".as_slice(), b"FontFile2", b"FontFile3"]
+                .iter()
+                .any(|k| d.get(k).is_ok())
+        })
+}
+
+fn descriptor<'a>(doc: &'a Document, font: &'a Dictionary) -> Option<&'a Dictionary> {
+    get(doc, font, b"FontDescriptor").and_then(|o| o.as_dict().ok())
+}
+
 fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
     dict.get(key).ok().map(|o| deref(doc, o))
 }
@@ -52,7 +103,7 @@ fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Ob
 impl Font {
     /// A font from its dictionary; never fails: what cannot be read falls
     /// back to defaults.
-    pub fn load(doc: &Document, dict: &Dictionary) -> Font {
+    pub fn load(doc: &Document, dict: &Dictionary, budget: &Budget) -> Font {
         let subtype = get(doc, dict, b"Subtype")
             .and_then(|o| o.as_name().ok())
             .unwrap_or(b"");
@@ -66,17 +117,13 @@ impl Font {
         };
         let to_unicode = get(doc, dict, b"ToUnicode")
             .and_then(|o| o.as_stream().ok())
-            .and_then(|s| {
-                s.decompressed_content()
-                    .ok()
-                    .or_else(|| Some(s.content.clone()))
-            })
+            .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok())
             .map(|bytes| parse_to_unicode(&bytes))
             .unwrap_or_default();
         let simple = if two_byte {
             Vec::new()
         } else {
-            simple_encoding(doc, dict)
+            simple_encoding(doc, dict, budget)
         };
         let mut font = Font {
             two_byte,
@@ -86,13 +133,69 @@ impl Font {
             widths: HashMap::new(),
             default_width: 500.0,
             scale: 0.001,
+            embedded: None,
+            adobe_cjk: false,
         };
+        font.adobe_cjk = two_byte && encoding_name.starts_with(b"Identity") && adobe_cjk(doc, dict);
+        // A CID font neither embedded nor mapped: its writer meant the
+        // codes as Unicode, as pdftotext reads them.
+        font.utf16 |= two_byte
+            && font.to_unicode.is_empty()
+            && font.embedded.is_none()
+            && encoding_name.starts_with(b"Identity")
+            && !font.adobe_cjk
+            && !embeds_program(doc, dict);
+        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         if two_byte {
             font.cid_widths(doc, dict);
         } else {
             font.simple_widths(doc, dict, subtype == b"Type3");
         }
         font
+    }
+
+    /// The embedded program's glyph text, read only where the PDF may lack
+    /// text: a CID font with codes that are CIDs (Identity-H or -V) and no
+    /// ToUnicode map, or a symbolic TrueType font without one.
+    fn embedded_text(
+        &self,
+        doc: &Document,
+        dict: &Dictionary,
+        encoding: &[u8],
+        budget: &Budget,
+    ) -> Option<GlyphText> {
+        if !self.to_unicode.is_empty() || self.utf16 {
+            return None;
+        }
+        if self.two_byte {
+            if !encoding.starts_with(b"Identity") {
+                return None;
+            }
+            let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
+                return None;
+            };
+            let cid = desc
+                .first()
+                .map(|o| deref(doc, o))
+                .and_then(|o| o.as_dict().ok())?;
+            GlyphText::load(
+                doc,
+                descriptor(doc, cid)?,
+                Some(cid),
+                budget,
+                MAX_FONT_BYTES,
+            )
+        } else {
+            let symbolic = descriptor(doc, dict)
+                .and_then(|d| get(doc, d, b"Flags"))
+                .and_then(|o| o.as_i64().ok())
+                .is_some_and(|f| f & 4 != 0);
+            let unmapped = self.simple.iter().skip(32).all(Option::is_none);
+            if !(unmapped || symbolic && dict.get(b"Encoding").is_err()) {
+                return None;
+            }
+            GlyphText::load(doc, descriptor(doc, dict)?, None, budget, MAX_FONT_BYTES)
+        }
     }
 
     fn simple_widths(&mut self, doc: &Document, dict: &Dictionary, type3: bool) {
@@ -194,10 +297,22 @@ impl Font {
         } else if self.two_byte {
             match char::from_u32(code).filter(|_| self.utf16) {
                 Some(c) => out.push(c),
-                None => out.push('\u{FFFD}'),
+                None => match self.embedded.as_ref().and_then(|e| e.cid(code)) {
+                    Some(t) => out.push_str(t),
+                    None if self.adobe_cjk && (1..=95).contains(&code) => {
+                        out.push(char::from(0x1f + code as u8));
+                    }
+                    None => out.push('\u{FFFD}'),
+                },
             }
         } else {
-            match self.simple.get(code as usize).and_then(|t| t.as_deref()) {
+            let embedded = || self.embedded.as_ref().and_then(|e| e.code(code));
+            match self
+                .simple
+                .get(code as usize)
+                .and_then(|t| t.as_deref())
+                .or_else(embedded)
+            {
                 Some(t) => out.push_str(t),
                 None => out.push('\u{FFFD}'),
             }
@@ -216,7 +331,7 @@ impl Font {
 
 /// The text of each byte for a simple font: its base encoding through
 /// lopdf, then its `/Differences`.
-fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
+fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Option<String>> {
     let encoding = get(doc, dict, b"Encoding");
     let base_name: &[u8] = match encoding {
         Some(Object::Name(n)) => n,
@@ -255,7 +370,7 @@ fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
             _ => true,
         };
         if no_base {
-            for (code, name) in type1_encoding(doc, dict) {
+            for (code, name) in type1_encoding(doc, dict, budget) {
                 table[code] = glyph_text(&name).or_else(|| table[code].take());
             }
         }
@@ -284,7 +399,7 @@ fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
 
 /// The `dup CODE /name put` entries of an embedded Type1 font program's
 /// cleartext part (its built-in encoding).
-fn type1_encoding(doc: &Document, dict: &Dictionary) -> Vec<(usize, Vec<u8>)> {
+fn type1_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<(usize, Vec<u8>)> {
     let Some(program) = get(doc, dict, b"FontDescriptor")
         .and_then(|o| o.as_dict().ok())
         .and_then(|d| get(doc, d, b"FontFile"))
@@ -292,10 +407,7 @@ fn type1_encoding(doc: &Document, dict: &Dictionary) -> Vec<(usize, Vec<u8>)> {
     else {
         return Vec::new();
     };
-    let Ok(bytes) = program
-        .decompressed_content()
-        .or_else(|_| Ok::<_, ()>(program.content.clone()))
-    else {
+    let Ok(bytes) = filters::decoded(program, MAX_FONT_BYTES, budget) else {
         return Vec::new();
     };
     let clear = match bytes.windows(5).position(|w| w == b"eexec") {

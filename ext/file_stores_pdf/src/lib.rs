@@ -23,6 +23,9 @@
 //! ([`Limits`]), and the work stops soon after `cancelled` answers true. It
 //! depends on nothing of the gem's: the caller passes the cancel check.
 
+pub mod content;
+pub mod embedded;
+pub mod filters;
 pub mod fonts;
 pub mod text;
 
@@ -43,6 +46,8 @@ pub struct Limits {
     pub max_nesting: usize,
     /// The most text produced, in bytes.
     pub max_text_bytes: usize,
+    /// The most bytes all streams of the file may decompress to together.
+    pub max_decoded_bytes: u64,
 }
 
 impl Default for Limits {
@@ -54,6 +59,7 @@ impl Default for Limits {
             max_form_depth: 12,
             max_nesting: 64,
             max_text_bytes: 64 << 20,
+            max_decoded_bytes: 1 << 30,
         }
     }
 }
@@ -140,7 +146,8 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
     if cancelled() {
         return Err(Error::Cancelled);
     }
-    let mut interpreter = text::Interpreter::new(&doc, limits, cancelled);
+    let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
+    let mut interpreter = text::Interpreter::new(&doc, &bytes[start..], limits, cancelled);
     let page_ids: Vec<_> = doc.page_iter().collect();
     if page_ids.is_empty() {
         return Err(Error::Broken("it has no pages".into()));
