@@ -27,9 +27,8 @@ pub mod content;
 pub mod embedded;
 pub mod filters;
 pub mod fonts;
+pub mod load;
 pub mod text;
-
-use lopdf::Document;
 
 /// Bounds on the work for one file.
 #[derive(Debug, Clone, Copy)]
@@ -139,7 +138,7 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
     if !bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
         return Err(Error::Broken("no %PDF- header; it is not a PDF".into()));
     }
-    let mut doc = Document::load_mem(bytes).map_err(|e| Error::Broken(e.to_string()))?;
+    let mut doc = load::load(bytes, limits, cancelled)?;
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(Error::Encrypted);
     }

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'zlib'
+
 # Small PDFs written for the PdfText specs: one page per string of text (nil
 # for a page with an image and no text), Helvetica, uncompressed.
 module PdfFixtures
@@ -7,7 +9,7 @@ module PdfFixtures
 
   def pdf_fixture(name) = File.binread(File.join(FIXTURES, name))
 
-  def make_pdf(*pages)
+  def make_pdf(*pages, extra: [])
     objects = ['<< /Type /Catalog /Pages 2 0 R >>', nil,
                '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>']
     kids = pages.map do |text|
@@ -18,7 +20,15 @@ module PdfFixtures
       "#{objects.size} 0 R"
     end
     objects[1] = "<< /Type /Pages /Kids [#{kids.join(' ')}] /Count #{kids.size} >>"
-    serialize(objects)
+    serialize(objects + extra)
+  end
+
+  # A one-page PDF with an extra stream object of /Type +type+ whose
+  # Flate data inflates to +zeros+ zero bytes (a decompression bomb).
+  def make_pdf_with(type, zeros:)
+    bomb = Zlib::Deflate.deflate("\0" * zeros, Zlib::BEST_COMPRESSION)
+    stream = "<< /Type /#{type} /Filter /FlateDecode /Length #{bomb.bytesize} >>\nstream\n".b + bomb + "\nendstream".b
+    make_pdf('Some text on the page.', extra: [stream])
   end
 
   private
@@ -29,7 +39,7 @@ module PdfFixtures
   end
 
   def serialize(objects)
-    out = +"%PDF-1.4\n"
+    out = +"%PDF-1.4\n".b
     offsets = objects.each_with_index.map do |body, i|
       offset = out.bytesize
       out << "#{i + 1} 0 obj\n#{body}\nendobj\n"
