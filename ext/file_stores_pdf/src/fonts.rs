@@ -24,6 +24,9 @@ const MAX_FONT_BYTES: usize = 16 << 20;
 pub struct Font {
     /// Codes are two bytes (Type0 fonts) instead of one.
     two_byte: bool,
+    /// A Type0 font's code lengths from its embedded CMap's codespace
+    /// ranges (low and high bytes), when it has one; else two bytes.
+    codespace: Vec<(Vec<u8>, Vec<u8>)>,
     /// The text of each code from the ToUnicode map.
     to_unicode: HashMap<u32, String>,
     /// For simple fonts, the text of each byte from the encoding.
@@ -76,22 +79,6 @@ fn adobe_cjk(doc: &Document, dict: &Dictionary) -> bool {
         && matches!(field(b"Ordering"), b"Japan1" | b"GB1" | b"CNS1" | b"Korea1")
 }
 
-/// Whether a Type0 font's CID font carries its own font program.
-fn embeds_program(doc: &Document, dict: &Dictionary) -> bool {
-    let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
-        return false;
-    };
-    desc.first()
-        .map(|o| deref(doc, o))
-        .and_then(|o| o.as_dict().ok())
-        .and_then(|cid| descriptor(doc, cid))
-        .is_some_and(|d| {
-            [b"FontFile".as_slice(), b"FontFile2", b"FontFile3"]
-                .iter()
-                .any(|k| d.get(k).is_ok())
-        })
-}
-
 fn descriptor<'a>(doc: &'a Document, font: &'a Dictionary) -> Option<&'a Dictionary> {
     get(doc, font, b"FontDescriptor").and_then(|o| o.as_dict().ok())
 }
@@ -120,6 +107,16 @@ impl Font {
             .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok())
             .map(|bytes| parse_to_unicode(&bytes))
             .unwrap_or_default();
+        let codespace = if two_byte {
+            match get(doc, dict, b"Encoding") {
+                Some(Object::Stream(cmap)) => filters::decoded(cmap, MAX_FONT_BYTES, budget)
+                    .map(|b| parse_codespace(&b))
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
         let simple = if two_byte {
             Vec::new()
         } else {
@@ -127,6 +124,7 @@ impl Font {
         };
         let mut font = Font {
             two_byte,
+            codespace,
             to_unicode,
             simple,
             utf16,
@@ -137,14 +135,14 @@ impl Font {
             adobe_cjk: false,
         };
         font.adobe_cjk = two_byte && encoding_name.starts_with(b"Identity") && adobe_cjk(doc, dict);
-        // A CID font neither embedded nor mapped: its writer meant the
-        // codes as Unicode, as pdftotext reads them.
+        // A CID font with no map to text, and no glyph text in its program
+        // (often none embedded): its writer meant the codes as Unicode, as
+        // pdftotext reads them.
         font.utf16 |= two_byte
             && font.to_unicode.is_empty()
             && font.embedded.is_none()
             && encoding_name.starts_with(b"Identity")
-            && !font.adobe_cjk
-            && !embeds_program(doc, dict);
+            && !font.adobe_cjk;
         font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         if two_byte {
             font.cid_widths(doc, dict);
@@ -279,15 +277,31 @@ impl Font {
     }
 
     /// Splits a shown string into glyph codes: `(code, is a single byte 32)`.
-    pub fn codes<'b>(&self, bytes: &'b [u8]) -> impl Iterator<Item = (u32, bool)> + 'b {
-        let step = if self.two_byte { 2 } else { 1 };
-        bytes.chunks(step).map(move |c| {
-            if c.len() == 2 {
-                ((u32::from(c[0]) << 8) | u32::from(c[1]), false)
+    pub fn codes(&self, bytes: &[u8]) -> Vec<(u32, bool)> {
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let rest = &bytes[i..];
+            let len = if !self.two_byte {
+                1
+            } else if self.codespace.is_empty() {
+                2
             } else {
-                (u32::from(c[0]), step == 1 && c[0] == 32)
-            }
-        })
+                self.codespace
+                    .iter()
+                    .find(|(lo, hi)| {
+                        rest.len() >= lo.len()
+                            && (0..lo.len()).all(|k| (lo[k]..=hi[k]).contains(&rest[k]))
+                    })
+                    .map_or(1, |(lo, _)| lo.len())
+            };
+            let code = rest[..len.min(rest.len())]
+                .iter()
+                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
+            out.push((code, len == 1 && rest[0] == 32));
+            i += len;
+        }
+        out
     }
 
     /// Appends the text of `code` to `out`.
@@ -376,6 +390,8 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
         }
     }
     let base = table.clone();
+    let type3 =
+        get(doc, dict, b"Subtype").and_then(|o| o.as_name().ok()) == Some(b"Type3".as_slice());
     if let Some(Object::Dictionary(d)) = encoding {
         if let Some(Object::Array(diffs)) = get(doc, d, b"Differences") {
             let mut code = 0usize;
@@ -384,8 +400,12 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
                     Object::Integer(i) => code = (*i).clamp(0, 255) as usize,
                     Object::Name(name) => {
                         if code < 256 {
-                            table[code] =
-                                glyph_text(name).or_else(|| numeric_name(name, code, &base));
+                            // A Type3 glyph named for nothing known reads
+                            // as its code in the base encoding, as
+                            // pdftotext does.
+                            table[code] = glyph_text(name)
+                                .or_else(|| numeric_name(name, code, &base))
+                                .or_else(|| type3.then(|| base[code].clone()).flatten());
                         }
                         code += 1;
                     }
@@ -442,11 +462,20 @@ fn numeric_name(name: &[u8], code: usize, base: &[Option<String>]) -> Option<Str
     if digits == 0 || digits > 3 || !name[..digits].iter().all(u8::is_ascii_alphabetic) {
         return None;
     }
-    let n: usize = std::str::from_utf8(&name[digits..]).ok()?.parse().ok()?;
-    if n != code || !(32..256).contains(&n) {
+    let number = std::str::from_utf8(&name[digits..]).ok()?;
+    // Decimal (`a97`) or hexadecimal (`C41`, `C2c`) naming the code itself.
+    let n = [10, 16]
+        .iter()
+        .filter_map(|&radix| usize::from_str_radix(number, radix).ok())
+        .find(|&n| n == code)?;
+    if !(32..256).contains(&n) {
         return None;
     }
-    base.get(n).cloned().flatten()
+    // Codes the base encoding leaves empty read as Latin-1.
+    base.get(n)
+        .cloned()
+        .flatten()
+        .or_else(|| (n >= 0xa0).then(|| char::from(n as u8).to_string()))
 }
 
 /// The text of a glyph name: `uniXXXX`, `uXXXX`, a single letter or digit,
@@ -629,6 +658,32 @@ pub fn parse_to_unicode(bytes: &[u8]) -> HashMap<u32, String> {
     map
 }
 
+/// The codespace ranges of a CMap: low and high bytes of equal lengths,
+/// 1 to 4 bytes.
+fn parse_codespace(bytes: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let tokens = tokenize(bytes);
+    let mut out = Vec::new();
+    let mut inside = false;
+    let mut i = 0;
+    while i < tokens.len() && out.len() < 256 {
+        match &tokens[i] {
+            Tok::Word(w) if w == "begincodespacerange" => inside = true,
+            Tok::Word(w) if w == "endcodespacerange" => inside = false,
+            Tok::Hex(lo) if inside => {
+                if let Some(Tok::Hex(hi)) = tokens.get(i + 1) {
+                    if lo.len() == hi.len() && (1..=4).contains(&lo.len()) {
+                        out.push((lo.clone(), hi.clone()));
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 enum Tok {
     Hex(Vec<u8>),
     Array(Vec<Vec<u8>>),
@@ -708,6 +763,24 @@ fn tokenize(bytes: &[u8]) -> Vec<Tok> {
 }
 
 #[cfg(test)]
+impl Font {
+    fn test_type0() -> Font {
+        Font {
+            two_byte: true,
+            codespace: Vec::new(),
+            to_unicode: HashMap::new(),
+            simple: Vec::new(),
+            utf16: false,
+            widths: HashMap::new(),
+            default_width: 1000.0,
+            scale: 0.001,
+            embedded: None,
+            adobe_cjk: false,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -725,6 +798,19 @@ mod tests {
     fn bounds_a_hostile_range() {
         let map = parse_to_unicode(b"beginbfrange <00000000> <ffffffff> <0041> endbfrange");
         assert_eq!(map.len() as u32, MAX_RANGE + 1);
+    }
+
+    #[test]
+    fn splits_codes_by_codespace() {
+        let cmap = b"2 begincodespacerange <00> <80> <8140> <9ffc> endcodespacerange";
+        let font = Font {
+            codespace: parse_codespace(cmap),
+            ..Font::test_type0()
+        };
+        assert_eq!(
+            font.codes(b"A \x81\x40B"),
+            [(0x41, false), (0x20, true), (0x8140, false), (0x42, false)]
+        );
     }
 
     #[test]

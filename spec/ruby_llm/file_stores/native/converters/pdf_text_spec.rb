@@ -50,6 +50,12 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
         .to raise_error(RubyLLM::FileStore::ConversionError, /deep\.pdf.*nest.*more than 64 deep/)
     end
 
+    it 'reads objects nested just within the limit, in a thread of its own' do
+      nested = "<< /Deep #{'[' * 63}#{']' * 63} /Dict #{'<< /A ' * 62}1#{' >>' * 62} >>"
+      reader = Thread.new { convert(make_pdf('Some text on the page.', extra: [nested])) }
+      expect(reader.value).to eq("## Page 1\n\nSome text on the page.\n")
+    end
+
     it 'refuses an object stream that decompresses past the limit before inflating it' do
       expect { convert(make_pdf_with('ObjStm /N 1 /First 4', zeros: 80 << 20), 'bomb.pdf') }
         .to raise_error(RubyLLM::FileStore::ConversionError, /bomb\.pdf.*decompresses to more than/)
