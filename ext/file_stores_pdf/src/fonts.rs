@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Object};
 
+use crate::cjk::Collection;
 use crate::embedded::GlyphText;
 use crate::filters::{self, Budget};
 
@@ -40,8 +41,8 @@ pub struct Font {
     /// Text from the embedded font program, for codes nothing else names.
     embedded: Option<GlyphText>,
     /// A CID font of Adobe's Japan1, GB1, CNS1 or Korea1 collection whose
-    /// codes are CIDs: CIDs 1 to 95 are ASCII in all four.
-    adobe_cjk: bool,
+    /// codes are CIDs.
+    collection: Option<Collection>,
 }
 
 fn number(o: &Object) -> Option<f32> {
@@ -59,10 +60,10 @@ fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
     }
 }
 
-/// Whether a Type0 font's CID font is of an Adobe CJK collection.
-fn adobe_cjk(doc: &Document, dict: &Dictionary) -> bool {
+/// The Adobe CJK collection a Type0 font's CID font names, if any.
+fn collection(doc: &Document, dict: &Dictionary) -> Option<Collection> {
     let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
-        return false;
+        return None;
     };
     let info = desc
         .first()
@@ -75,8 +76,7 @@ fn adobe_cjk(doc: &Document, dict: &Dictionary) -> bool {
             .and_then(|o| o.as_str().ok())
             .unwrap_or_default()
     };
-    field(b"Registry") == b"Adobe"
-        && matches!(field(b"Ordering"), b"Japan1" | b"GB1" | b"CNS1" | b"Korea1")
+    Collection::named(field(b"Registry"), field(b"Ordering"))
 }
 
 fn descriptor<'a>(doc: &'a Document, font: &'a Dictionary) -> Option<&'a Dictionary> {
@@ -132,9 +132,11 @@ impl Font {
             default_width: 500.0,
             scale: 0.001,
             embedded: None,
-            adobe_cjk: false,
+            collection: None,
         };
-        font.adobe_cjk = two_byte && encoding_name.starts_with(b"Identity") && adobe_cjk(doc, dict);
+        if two_byte && encoding_name.starts_with(b"Identity") {
+            font.collection = collection(doc, dict);
+        }
         // A CID font with no map to text, and no glyph text in its program
         // (often none embedded): its writer meant the codes as Unicode, as
         // pdftotext reads them.
@@ -142,7 +144,7 @@ impl Font {
             && font.to_unicode.is_empty()
             && font.embedded.is_none()
             && encoding_name.starts_with(b"Identity")
-            && !font.adobe_cjk;
+            && font.collection.is_none();
         font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         if two_byte {
             font.cid_widths(doc, dict);
@@ -313,10 +315,10 @@ impl Font {
                 Some(c) => out.push(c),
                 None => match self.embedded.as_ref().and_then(|e| e.cid(code)) {
                     Some(t) => out.push_str(t),
-                    None if self.adobe_cjk && (1..=95).contains(&code) => {
-                        out.push(char::from(0x1f + code as u8));
-                    }
-                    None => out.push('\u{FFFD}'),
+                    None => match self.collection.and_then(|c| c.text(code)) {
+                        Some(c) => out.push(c),
+                        None => out.push('\u{FFFD}'),
+                    },
                 },
             }
         } else {
@@ -775,7 +777,7 @@ impl Font {
             default_width: 1000.0,
             scale: 0.001,
             embedded: None,
-            adobe_cjk: false,
+            collection: None,
         }
     }
 }

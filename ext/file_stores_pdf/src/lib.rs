@@ -23,6 +23,7 @@
 //! ([`Limits`]), and the work stops soon after `cancelled` answers true. It
 //! depends on nothing of the gem's: the caller passes the cancel check.
 
+pub mod cjk;
 pub mod content;
 pub mod embedded;
 pub mod filters;

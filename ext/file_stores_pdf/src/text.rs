@@ -442,6 +442,20 @@ impl<'a> Interpreter<'a> {
                 continue;
             }
             let Some(appearances) = sub_dict(doc, annot, b"AP") else {
+                // Without an appearance, a text field shows its value and a
+                // free-text note its contents, as viewers and pdftotext do.
+                if let Some(text) = unstyled_text(doc, annot) {
+                    line.newline();
+                    line.last = None;
+                    for c in text.chars().filter(|c| !c.is_control() || *c == '\n') {
+                        if c.is_whitespace() {
+                            line.space();
+                        } else {
+                            line.out.push(c);
+                        }
+                    }
+                    line.newline();
+                }
                 continue;
             };
             let (id, stream) = match appearances.get(b"N") {
@@ -485,6 +499,45 @@ impl<'a> Interpreter<'a> {
         }
         Ok(())
     }
+}
+
+/// The text an annotation without an appearance stream shows: a text
+/// field's value (`/V`, inherited from its parent fields) or a free-text
+/// annotation's `/Contents`.
+fn unstyled_text(doc: &Document, annot: &Dictionary) -> Option<String> {
+    let subtype = annot.get(b"Subtype").and_then(Object::as_name).ok()?;
+    let value = match subtype {
+        b"FreeText" => annot.get(b"Contents").ok()?,
+        b"Widget" => {
+            let mut field = annot;
+            let mut found = None;
+            for _ in 0..16 {
+                let kind = field.get(b"FT").and_then(Object::as_name).ok();
+                if found.is_none() {
+                    found = field.get(b"V").ok();
+                }
+                if let Some(kind) = kind {
+                    if kind != b"Tx" {
+                        return None;
+                    }
+                    break;
+                }
+                field = match field.get(b"Parent") {
+                    Ok(Object::Reference(id)) => doc.get_dictionary(*id).ok()?,
+                    _ => return None,
+                };
+            }
+            found?
+        }
+        _ => return None,
+    };
+    let value = match value {
+        Object::Reference(id) => doc.get_object(*id).ok()?,
+        other => other,
+    };
+    lopdf::decode_text_string(value)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
 }
 
 /// The appearance stream for an annotation's state (`/AS`) among `states`.
