@@ -88,6 +88,38 @@ fn early_change(s: &Stream) -> bool {
         .is_none_or(|v| v != 0)
 }
 
+/// How many bytes Flate `data` inflates to, counted without keeping them;
+/// an error past `max` or the budget.
+pub fn inflated_size(data: &[u8], max: usize, budget: &Budget) -> Result<usize> {
+    let z_size = count(flate2::read::ZlibDecoder::new(data), max, budget)?;
+    // lopdf reads a stream whose zlib header fails as raw deflate.
+    let raw_size = count(flate2::read::DeflateDecoder::new(data), max, budget)?;
+    Ok(z_size.max(raw_size))
+}
+
+fn count(mut z: impl Read, max: usize, budget: &Budget) -> Result<usize> {
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut total = 0usize;
+    loop {
+        match z.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                total += n;
+                if total > max {
+                    return Err(Error::TooLarge(format!(
+                        "a stream decompresses to more than {max} bytes"
+                    )));
+                }
+                if total % (4 << 20) < n {
+                    budget.spend(0)?;
+                }
+            }
+        }
+    }
+    budget.spend(total)?;
+    Ok(total)
+}
+
 /// Inflates in chunks, checking the size and the cancel flag as it goes.
 /// A zlib stream that fails (often only its checksum is wrong) is read again
 /// as raw deflate after its header, which gives everything before the

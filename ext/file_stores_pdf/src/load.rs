@@ -174,15 +174,7 @@ fn check_structural_streams(bytes: &[u8], limits: Limits, budget: &Budget) -> Re
         if let [b'\n', rest @ ..] = data {
             data = rest;
         }
-        let found = lopdf::Stream::new(
-            {
-                let mut d = lopdf::Dictionary::new();
-                d.set("Filter", Object::Name(b"FlateDecode".to_vec()));
-                d
-            },
-            data.to_vec(),
-        );
-        filters::decoded(&found, limits.max_stream_bytes, budget)?;
+        filters::inflated_size(data, limits.max_stream_bytes, budget)?;
     }
     Ok(())
 }

@@ -60,6 +60,11 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect { convert(make_pdf_with('ObjStm /N 1 /First 4', zeros: 80 << 20), 'bomb.pdf') }
         .to raise_error(RubyLLM::FileStore::ConversionError, /bomb\.pdf.*decompresses to more than/)
     end
+
+    it 'refuses a cross-reference stream that decompresses past the limit before inflating it' do
+      expect { convert(make_pdf_with_xref_bomb(zeros: 80 << 20), 'xref.pdf') }
+        .to raise_error(RubyLLM::FileStore::ConversionError, /xref\.pdf.*decompresses to more than/)
+    end
   end
 
   it 'stops at a Timeout on a long PDF' do
