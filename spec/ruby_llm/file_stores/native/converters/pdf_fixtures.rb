@@ -26,7 +26,7 @@ module PdfFixtures
   # A one-page PDF with an extra stream object of /Type +type+ whose
   # Flate data inflates to +zeros+ zero bytes (a decompression bomb).
   def make_pdf_with(type, zeros:)
-    bomb = Zlib::Deflate.deflate("\0" * zeros, Zlib::BEST_COMPRESSION)
+    bomb = zlib_zeros(zeros)
     stream = "<< /Type /#{type} /Filter /FlateDecode /Length #{bomb.bytesize} >>\nstream\n".b + bomb + "\nendstream".b
     make_pdf('Some text on the page.', extra: [stream])
   end
@@ -34,7 +34,7 @@ module PdfFixtures
   # A one-page PDF whose cross-reference section is a stream that inflates
   # to +zeros+ zero bytes: the reader meets it before any object.
   def make_pdf_with_xref_bomb(zeros:)
-    bomb = Zlib::Deflate.deflate("\0" * zeros, Zlib::BEST_COMPRESSION)
+    bomb = zlib_zeros(zeros)
     body = make_pdf('Some text on the page.')[/\A.*?(?=^xref$)/m]
     offset = body.bytesize
     body + "99 0 obj\n<< /Type /XRef /Size 100 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode " \
@@ -42,6 +42,16 @@ module PdfFixtures
   end
 
   private
+
+  # +count+ zero bytes deflated, a megabyte at a time so they are never all
+  # in memory.
+  def zlib_zeros(count)
+    z = Zlib::Deflate.new(Zlib::BEST_COMPRESSION)
+    chunk = "\0" * (1 << 20)
+    out = +''.b
+    (count >> 20).times { out << z.deflate(chunk) }
+    out << z.finish
+  end
 
   def page_content(text)
     lines = text.lines(chomp: true).map { |line| "(#{line.gsub(/[()\\]/) { |c| "\\#{c}" }}) Tj 0 -14 Td" }

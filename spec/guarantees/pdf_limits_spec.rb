@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+require_relative 'guarantee_helpers'
+
+# Guarantee: reading a hostile PDF never crashes the process and stays
+# within its memory bounds, even where lopdf, which parses the file, has no
+# bound of its own (it recurses into nested arrays and inflates
+# cross-reference and object streams whole). Each crafted file is converted
+# in its own Ruby (spec/scripts/pdf_limits.rb), in a thread, capped at 3 GB
+# of address space and 60 s of CPU, which reports the answer and its peak
+# resident memory (VmHWM).
+RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
+  def run_case(name)
+    outcome = GuaranteeHelpers.run_script('pdf_limits.rb', name)
+    expect(outcome[:status]).to be_success, "#{name} failed:\n#{outcome[:output][-2000..] || outcome[:output]}"
+    outcome
+  end
+
+  it 'refuses objects nested 100,000 deep instead of overflowing the stack' do
+    expect(run_case('deep_objects')[:error]).to match(/deep_objects\.pdf.*nest.*more than 64 deep/)
+  end
+
+  it 'reads objects nested just within the limit, in a thread' do
+    expect(run_case('nested_within_limit')[:result]).to eq("## Page 1\n\nSome text on the page.\n")
+  end
+
+  it 'refuses a 512 MB object stream bomb before inflating it (peak under 150 MB)' do
+    outcome = run_case('objstm_bomb')
+    expect(outcome[:error]).to match(/objstm_bomb\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
+  it 'refuses a 512 MB cross-reference stream bomb before inflating it (peak under 150 MB)' do
+    outcome = run_case('xref_bomb')
+    expect(outcome[:error]).to match(/xref_bomb\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+end
