@@ -15,8 +15,9 @@
 //!   passed or the call is cancelled, the hook drops every further object,
 //!   so lopdf finishes at once and the error is returned.
 //!
-//! Object streams of encrypted files are decrypted by lopdf after the hook
-//! would run, so only the scan before loading bounds them.
+//! Object streams of encrypted files are decrypted and inflated inside
+//! lopdf's loader, which does not run the hook for them, and their data is
+//! ciphertext to the scan before loading: they are not bounded yet.
 
 use std::cell::RefCell;
 
