@@ -10,8 +10,8 @@ require_relative 'guarantee_helpers'
 # of address space and 60 s of CPU, which reports the answer and its peak
 # resident memory (VmHWM).
 RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
-  def run_case(name)
-    outcome = GuaranteeHelpers.run_script('pdf_limits.rb', name)
+  def run_case(name, *args)
+    outcome = GuaranteeHelpers.run_script('pdf_limits.rb', name, *args)
     expect(outcome[:status]).to be_success, "#{name} failed:\n#{outcome[:output][-2000..] || outcome[:output]}"
     outcome
   end
@@ -34,5 +34,17 @@ RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
     outcome = run_case('xref_bomb')
     expect(outcome[:error]).to match(/xref_bomb\.pdf.*decompresses to more than/)
     expect(outcome[:peak_mb]).to be < 150
+  end
+
+  it 'refuses a cross-reference table of 200,000 entries, which lopdf parses in quadratic time (within 3 s)' do
+    outcome = run_case('many_objects')
+    expect(outcome[:error]).to match(/many_objects\.pdf.*cross-reference table has too many entries/)
+    expect(outcome[:seconds]).to be < 3
+  end
+
+  it 'stops loading objects, each of which lopdf parses in time growing with the file, at a Timeout (within 3 s)' do
+    outcome = run_case('objects_after_padding', 1)
+    expect(outcome[:error]).to start_with('Timeout::Error')
+    expect(outcome[:seconds]).to be < 3
   end
 end

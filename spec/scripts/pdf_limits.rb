@@ -9,10 +9,12 @@
 # fails; one that overflows its stack kills the process.
 #
 #   ruby spec/scripts/pdf_limits.rb objstm_bomb
+#   ruby spec/scripts/pdf_limits.rb many_objects 1   # within Timeout.timeout(1)
 
 $LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
 require 'ruby_llm/file_stores/native'
 require 'json'
+require 'timeout'
 require_relative '../ruby_llm/file_stores/native/converters/pdf_fixtures'
 
 Process.setrlimit(:CPU, 60)
@@ -28,15 +30,26 @@ CASES = {
     make_pdf(TEXT, extra: ["<< /Deep #{'[' * 63}#{']' * 63} /Dict #{'<< /A ' * 62}1#{' >>' * 62} >>"])
   },
   'objstm_bomb' => -> { make_pdf_with('ObjStm /N 1 /First 4', zeros: BOMB) },
-  'xref_bomb' => -> { make_pdf_with_xref_bomb(zeros: BOMB) }
+  'xref_bomb' => -> { make_pdf_with_xref_bomb(zeros: BOMB) },
+  'many_objects' => -> { make_pdf(TEXT, extra: Array.new(200_000) { '[1 2 3 (abc) /Name << /K 1 >>]' }) },
+  # 64 MB of padding first, so lopdf's rescan before each object is long.
+  'objects_after_padding' => lambda {
+    make_pdf(TEXT, extra: ["<< /Length #{64 << 20} >>\nstream\n#{'x' * (64 << 20)}\nendstream"] +
+                          Array.new(20_000) { '[1 2 3]' })
+  }
 }.freeze
 
 bytes = CASES.fetch(ARGV[0]).call
 input = RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: "#{ARGV[0]}.pdf",
                                                   mime_type: 'application/pdf', path: "#{ARGV[0]}.pdf")
+# A second argument is a Timeout, in seconds, around the conversion.
+limit = ARGV[1]&.to_f
+started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+convert = proc { RubyLLM::FileStore::Converters::PdfText.call(input) }
 outcome = Thread.new do
-  { result: RubyLLM::FileStore::Converters::PdfText.call(input) }
-rescue RubyLLM::FileStore::ConversionError => e
-  { error: e.message }
+  { result: limit ? Timeout.timeout(limit, &convert) : convert.call }
+rescue RubyLLM::FileStore::ConversionError, Timeout::Error => e
+  { error: "#{e.class}: #{e.message}" }
 end.value
-puts JSON.generate(outcome.merge(peak_mb:))
+seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+puts JSON.generate(outcome.merge(peak_mb:, seconds:))

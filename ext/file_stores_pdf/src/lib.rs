@@ -48,6 +48,11 @@ pub struct Limits {
     pub max_text_bytes: usize,
     /// The most bytes all streams of the file may decompress to together.
     pub max_decoded_bytes: u64,
+    /// A bound on lopdf's parsing work, in bytes scanned: lopdf counts the
+    /// lines before each top-level object it reads (its parser tracks line
+    /// numbers), so reading N objects of an S-byte file scans about N * S / 2
+    /// bytes, some 7 GB a second here.
+    pub max_parse_scan: u64,
 }
 
 impl Default for Limits {
@@ -60,6 +65,7 @@ impl Default for Limits {
             max_nesting: 64,
             max_text_bytes: 64 << 20,
             max_decoded_bytes: 1 << 30,
+            max_parse_scan: 128 << 30,
         }
     }
 }

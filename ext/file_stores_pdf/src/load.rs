@@ -9,7 +9,11 @@
 //! - every cross-reference and object stream is first inflated here,
 //!   counting only, and refused past `max_stream_bytes` or the file's
 //!   decompression budget;
-//! - lopdf's per-object hook counts the objects, checks the cancel flag,
+//! - cross-reference tables too long to parse in time are refused (lopdf
+//!   rescans a table from its start for each entry);
+//! - lopdf's per-object hook counts the objects, bounds lopdf's parsing
+//!   work (it rescans the file up to each top-level object: quadratic),
+//!   checks the cancel flag,
 //!   and decodes each object stream itself within bounds (checking the
 //!   nesting of the objects inside) before lopdf parses it. Once a bound is
 //!   passed or the call is cancelled, the hook drops every further object,
@@ -36,6 +40,8 @@ struct Hook {
     cancelled: *const (dyn Fn() -> bool + 'static),
     budget_left: u64,
     objects: u64,
+    /// Half the file's length: what lopdf scans, on average, per object.
+    scan_per_object: u64,
     error: Option<Error>,
 }
 
@@ -57,6 +63,7 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     if nesting(bytes) > limits.max_nesting {
         return Err(too_deep(limits));
     }
+    check_xref_tables(bytes, limits)?;
     let budget = Budget::new(limits.max_decoded_bytes, cancelled);
     check_structural_streams(bytes, limits, &budget)?;
     let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
@@ -74,6 +81,7 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
             cancelled,
             budget_left: limits.max_decoded_bytes,
             objects: 0,
+            scan_per_object: (bytes.len() as u64 / 2).max(1),
             error: None,
         })
     });
@@ -85,7 +93,12 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         raw_objects: Default::default(),
         password: None,
     };
-    let doc = reader.read(Some(hook));
+    let doc = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.read(Some(hook))));
+    let doc = match doc {
+        Ok(doc) => doc,
+        Err(payload) if payload.is::<Stop>() => Err(lopdf::Error::ReferenceLimit),
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
     if let Some(e) = HOOK.with(|h| h.borrow_mut().as_mut().and_then(|h| h.error.take())) {
         return Err(e);
     }
@@ -97,6 +110,17 @@ fn too_deep(limits: Limits) -> Error {
         "its objects nest arrays or dictionaries more than {} deep",
         limits.max_nesting
     ))
+}
+
+/// Unwinds out of lopdf's loader when the call is cancelled or past the
+/// parsing bound: lopdf parses each object before it calls the hook, so
+/// dropping the rest would still cost their parsing. `resume_unwind` runs no
+/// panic hook (nothing is printed), and [`load`] catches it.
+struct Stop;
+
+fn stop(h: &mut Hook, error: Error) -> ! {
+    h.error = Some(error);
+    std::panic::resume_unwind(Box::new(Stop))
 }
 
 /// lopdf's per-object hook (a plain `fn`, hence the thread-local state).
@@ -112,11 +136,18 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
             h.error = Some(Error::TooLarge(format!("more than {MAX_OBJECTS} objects")));
             return None;
         }
+        if h.objects.saturating_mul(h.scan_per_object) > h.limits.max_parse_scan {
+            let error = Error::TooLarge(format!(
+                "more than {} objects outside object streams in a file of {} MB, too many to parse in time",
+                h.objects - 1,
+                (h.scan_per_object * 2) >> 20
+            ));
+            stop(h, error);
+        }
         // SAFETY: see `Hook::cancelled`: the call it points into is running.
         let cancelled = unsafe { &*h.cancelled };
-        if h.objects % 256 == 0 && cancelled() {
-            h.error = Some(Error::Cancelled);
-            return None;
+        if cancelled() {
+            stop(h, Error::Cancelled);
         }
         if let Object::Stream(s) = object {
             if s.dict.has_type(b"ObjStm") {
@@ -149,6 +180,29 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
             other => Some((id, other.clone())),
         }
     })
+}
+
+/// Refuses cross-reference tables too long for lopdf to parse in time: it
+/// rescans a table from its start for each entry it reads, so a table of L
+/// bytes (20 per entry) costs about L * L / 40 bytes scanned.
+fn check_xref_tables(bytes: &[u8], limits: Limits) -> Result<()> {
+    let mut work = 0u64;
+    let mut from = 0;
+    while let Some(p) = find(&bytes[from..], b"xref").map(|p| from + p) {
+        from = p + 4;
+        if bytes[..p].ends_with(b"start") {
+            continue;
+        }
+        let len = find(&bytes[from..], b"trailer").unwrap_or(bytes.len() - from) as u64;
+        work = work.saturating_add(len.saturating_mul(len) / 40);
+        if work > limits.max_parse_scan {
+            return Err(Error::TooLarge(format!(
+                "its cross-reference table has too many entries to parse in time ({} KB)",
+                len >> 10
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Inflates, counting only, every stream whose dictionary names it a
@@ -284,6 +338,36 @@ mod tests {
         assert_eq!(nesting(b"[[1]] (([[[) <<>>"), 2);
         assert_eq!(nesting(b"<< /Length 4 >>\nstream\n[[[[\nendstream [x]"), 1);
         assert_eq!(nesting(b"% [[[\n[b]"), 1);
+    }
+
+    #[test]
+    fn bounds_the_parsing_work_and_stops_when_cancelled() {
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for i in 1..=2000 {
+            offsets.push(pdf.len());
+            pdf.extend(format!("{i} 0 obj\n[1 2 3]\nendobj\n").bytes());
+        }
+        let xref = pdf.len();
+        pdf.extend(b"xref\n0 2001\n0000000000 65535 f \n");
+        for o in offsets {
+            pdf.extend(format!("{o:010} 00000 n \n").bytes());
+        }
+        pdf.extend(
+            format!("trailer\n<< /Size 2001 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes(),
+        );
+        let limits = Limits {
+            max_parse_scan: 1000 * (pdf.len() as u64 / 2),
+            ..Limits::default()
+        };
+        assert!(
+            matches!(load(&pdf, limits, &|| false), Err(Error::TooLarge(why)) if why.contains("more than 1000 objects"))
+        );
+        assert!(load(&pdf, Limits::default(), &|| false).is_ok());
+        assert!(matches!(
+            load(&pdf, Limits::default(), &|| true),
+            Err(Error::Cancelled)
+        ));
     }
 
     #[test]
