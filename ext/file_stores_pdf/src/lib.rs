@@ -1,11 +1,13 @@
 //! # file_stores_pdf
 //!
 //! The text layer of a PDF, page by page, for `ruby_llm-file_stores-native`'s
-//! `Converters::PdfText`. [lopdf] parses the file (broken xref tables are
-//! rebuilt, object streams read, the empty user password tried); our own
-//! content-stream interpreter ([`text`]) turns each page's text operators
-//! into words and lines, decoding fonts through their ToUnicode maps, their
-//! encodings and glyph names ([`fonts`]).
+//! `Converters::PdfText`. [lopdf] parses the file (object streams read, the
+//! empty user password tried) within our bounds ([`load`]); our own
+//! tolerant tokenizer ([`content`]) and content-stream interpreter ([`text`])
+//! turn each page's text operators into words and lines, decoding fonts
+//! through their ToUnicode maps, encodings and glyph names ([`fonts`]),
+//! their embedded programs ([`embedded`]) and Adobe's CJK collections
+//! ([`cjk`]); streams are decoded by our bounded filters ([`filters`]).
 //!
 //! Words and lines come in content-stream order, as `pdftotext -raw` gives
 //! them: a word break where the pen jumps further than a fraction of the font
@@ -17,10 +19,12 @@
 //!
 //! ## Safety
 //!
-//! Input is untrusted. The file size, the decompressed size of each content
-//! stream, the number of operators interpreted, the nesting of forms and the
-//! nesting of arrays and dictionaries in content streams are all bounded
-//! ([`Limits`]), and the work stops soon after `cancelled` answers true. It
+//! Input is untrusted. The file size, the decompressed size of each stream
+//! and of all of them together, the number of objects and operators, the
+//! nesting of forms and of arrays and dictionaries (in objects and content
+//! streams), and lopdf's parsing work are all bounded ([`Limits`]); lopdf
+//! has no bounds of its own, so [`load`] applies them around it. The work
+//! stops soon after `cancelled` answers true, while lopdf loads too. It
 //! depends on nothing of the gem's: the caller passes the cancel check.
 
 pub mod cjk;
