@@ -1,5 +1,7 @@
-//! Fuzzes `file_stores_pdf::to_text`: lopdf's parser (xref tables, object
-//! streams, encryption) and our content-stream interpreter and font readers.
+//! Fuzzes `file_stores_pdf::to_text`: the bounded loading around lopdf's
+//! parser (xref tables, object streams, encryption), our content-stream
+//! tokenizer and interpreter, stream filters and font readers (embedded
+//! fonts through ttf-parser, CMaps).
 //!
 //! Limits are small so huge streams and long content hit them quickly.
 //! Beyond "no panic" (a panic the binding's guard would catch still aborts
@@ -15,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
         max_stream_bytes: 1 << 20,
         max_operations: 200_000,
         max_text_bytes: 1 << 20,
+        max_decoded_bytes: 8 << 20,
         ..Limits::default()
     };
     if let Ok(Some(text)) = to_text(data, limits, &|| false) {

@@ -11,13 +11,23 @@ use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Object};
 
+use crate::cjk::Collection;
+use crate::embedded::GlyphText;
+use crate::filters::{self, Budget};
+
 /// The most codes one ToUnicode range may map, so a hostile map cannot ask
 /// for billions of entries.
 const MAX_RANGE: u32 = 1 << 16;
 
+/// The most bytes a font program or ToUnicode map may decode to.
+const MAX_FONT_BYTES: usize = 16 << 20;
+
 pub struct Font {
     /// Codes are two bytes (Type0 fonts) instead of one.
     two_byte: bool,
+    /// A Type0 font's code lengths from its embedded CMap's codespace
+    /// ranges (low and high bytes), when it has one; else two bytes.
+    codespace: Vec<(Vec<u8>, Vec<u8>)>,
     /// The text of each code from the ToUnicode map.
     to_unicode: HashMap<u32, String>,
     /// For simple fonts, the text of each byte from the encoding.
@@ -28,6 +38,11 @@ pub struct Font {
     default_width: f32,
     /// Glyph space to text space (1/1000, or a Type3 font's matrix).
     scale: f32,
+    /// Text from the embedded font program, for codes nothing else names.
+    embedded: Option<GlyphText>,
+    /// A CID font of Adobe's Japan1, GB1, CNS1 or Korea1 collection whose
+    /// codes are CIDs.
+    collection: Option<Collection>,
 }
 
 fn number(o: &Object) -> Option<f32> {
@@ -45,6 +60,29 @@ fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
     }
 }
 
+/// The Adobe CJK collection a Type0 font's CID font names, if any.
+fn collection(doc: &Document, dict: &Dictionary) -> Option<Collection> {
+    let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
+        return None;
+    };
+    let info = desc
+        .first()
+        .map(|o| deref(doc, o))
+        .and_then(|o| o.as_dict().ok())
+        .and_then(|cid| get(doc, cid, b"CIDSystemInfo"))
+        .and_then(|o| o.as_dict().ok());
+    let field = |k: &[u8]| {
+        info.and_then(|i| get(doc, i, k))
+            .and_then(|o| o.as_str().ok())
+            .unwrap_or_default()
+    };
+    Collection::named(field(b"Registry"), field(b"Ordering"))
+}
+
+fn descriptor<'a>(doc: &'a Document, font: &'a Dictionary) -> Option<&'a Dictionary> {
+    get(doc, font, b"FontDescriptor").and_then(|o| o.as_dict().ok())
+}
+
 fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {
     dict.get(key).ok().map(|o| deref(doc, o))
 }
@@ -52,7 +90,7 @@ fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Ob
 impl Font {
     /// A font from its dictionary; never fails: what cannot be read falls
     /// back to defaults.
-    pub fn load(doc: &Document, dict: &Dictionary) -> Font {
+    pub fn load(doc: &Document, dict: &Dictionary, budget: &Budget) -> Font {
         let subtype = get(doc, dict, b"Subtype")
             .and_then(|o| o.as_name().ok())
             .unwrap_or(b"");
@@ -66,33 +104,98 @@ impl Font {
         };
         let to_unicode = get(doc, dict, b"ToUnicode")
             .and_then(|o| o.as_stream().ok())
-            .and_then(|s| {
-                s.decompressed_content()
-                    .ok()
-                    .or_else(|| Some(s.content.clone()))
-            })
+            .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok())
             .map(|bytes| parse_to_unicode(&bytes))
             .unwrap_or_default();
+        let codespace = if two_byte {
+            match get(doc, dict, b"Encoding") {
+                Some(Object::Stream(cmap)) => filters::decoded(cmap, MAX_FONT_BYTES, budget)
+                    .map(|b| parse_codespace(&b))
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
         let simple = if two_byte {
             Vec::new()
         } else {
-            simple_encoding(doc, dict)
+            simple_encoding(doc, dict, budget)
         };
         let mut font = Font {
             two_byte,
+            codespace,
             to_unicode,
             simple,
             utf16,
             widths: HashMap::new(),
             default_width: 500.0,
             scale: 0.001,
+            embedded: None,
+            collection: None,
         };
+        if two_byte && encoding_name.starts_with(b"Identity") {
+            font.collection = collection(doc, dict);
+        }
+        // A CID font with no map to text, and no glyph text in its program
+        // (often none embedded): its writer meant the codes as Unicode, as
+        // pdftotext reads them.
+        font.utf16 |= two_byte
+            && font.to_unicode.is_empty()
+            && font.embedded.is_none()
+            && encoding_name.starts_with(b"Identity")
+            && font.collection.is_none();
+        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         if two_byte {
             font.cid_widths(doc, dict);
         } else {
             font.simple_widths(doc, dict, subtype == b"Type3");
         }
         font
+    }
+
+    /// The embedded program's glyph text, read only where the PDF may lack
+    /// text: a CID font with codes that are CIDs (Identity-H or -V) and no
+    /// ToUnicode map, or a symbolic TrueType font without one.
+    fn embedded_text(
+        &self,
+        doc: &Document,
+        dict: &Dictionary,
+        encoding: &[u8],
+        budget: &Budget,
+    ) -> Option<GlyphText> {
+        if !self.to_unicode.is_empty() || self.utf16 {
+            return None;
+        }
+        if self.two_byte {
+            if !encoding.starts_with(b"Identity") {
+                return None;
+            }
+            let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
+                return None;
+            };
+            let cid = desc
+                .first()
+                .map(|o| deref(doc, o))
+                .and_then(|o| o.as_dict().ok())?;
+            GlyphText::load(
+                doc,
+                descriptor(doc, cid)?,
+                Some(cid),
+                budget,
+                MAX_FONT_BYTES,
+            )
+        } else {
+            let symbolic = descriptor(doc, dict)
+                .and_then(|d| get(doc, d, b"Flags"))
+                .and_then(|o| o.as_i64().ok())
+                .is_some_and(|f| f & 4 != 0);
+            let unmapped = self.simple.iter().skip(32).all(Option::is_none);
+            if !(unmapped || symbolic && dict.get(b"Encoding").is_err()) {
+                return None;
+            }
+            GlyphText::load(doc, descriptor(doc, dict)?, None, budget, MAX_FONT_BYTES)
+        }
     }
 
     fn simple_widths(&mut self, doc: &Document, dict: &Dictionary, type3: bool) {
@@ -176,15 +279,31 @@ impl Font {
     }
 
     /// Splits a shown string into glyph codes: `(code, is a single byte 32)`.
-    pub fn codes<'b>(&self, bytes: &'b [u8]) -> impl Iterator<Item = (u32, bool)> + 'b {
-        let step = if self.two_byte { 2 } else { 1 };
-        bytes.chunks(step).map(move |c| {
-            if c.len() == 2 {
-                ((u32::from(c[0]) << 8) | u32::from(c[1]), false)
+    pub fn codes(&self, bytes: &[u8]) -> Vec<(u32, bool)> {
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let rest = &bytes[i..];
+            let len = if !self.two_byte {
+                1
+            } else if self.codespace.is_empty() {
+                2
             } else {
-                (u32::from(c[0]), step == 1 && c[0] == 32)
-            }
-        })
+                self.codespace
+                    .iter()
+                    .find(|(lo, hi)| {
+                        rest.len() >= lo.len()
+                            && (0..lo.len()).all(|k| (lo[k]..=hi[k]).contains(&rest[k]))
+                    })
+                    .map_or(1, |(lo, _)| lo.len())
+            };
+            let code = rest[..len.min(rest.len())]
+                .iter()
+                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
+            out.push((code, len == 1 && rest[0] == 32));
+            i += len;
+        }
+        out
     }
 
     /// Appends the text of `code` to `out`.
@@ -194,10 +313,22 @@ impl Font {
         } else if self.two_byte {
             match char::from_u32(code).filter(|_| self.utf16) {
                 Some(c) => out.push(c),
-                None => out.push('\u{FFFD}'),
+                None => match self.embedded.as_ref().and_then(|e| e.cid(code)) {
+                    Some(t) => out.push_str(t),
+                    None => match self.collection.and_then(|c| c.text(code)) {
+                        Some(c) => out.push(c),
+                        None => out.push('\u{FFFD}'),
+                    },
+                },
             }
         } else {
-            match self.simple.get(code as usize).and_then(|t| t.as_deref()) {
+            let embedded = || self.embedded.as_ref().and_then(|e| e.code(code));
+            match self
+                .simple
+                .get(code as usize)
+                .and_then(|t| t.as_deref())
+                .or_else(embedded)
+            {
                 Some(t) => out.push_str(t),
                 None => out.push('\u{FFFD}'),
             }
@@ -216,7 +347,7 @@ impl Font {
 
 /// The text of each byte for a simple font: its base encoding through
 /// lopdf, then its `/Differences`.
-fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
+fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Option<String>> {
     let encoding = get(doc, dict, b"Encoding");
     let base_name: &[u8] = match encoding {
         Some(Object::Name(n)) => n,
@@ -255,12 +386,14 @@ fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
             _ => true,
         };
         if no_base {
-            for (code, name) in type1_encoding(doc, dict) {
+            for (code, name) in type1_encoding(doc, dict, budget) {
                 table[code] = glyph_text(&name).or_else(|| table[code].take());
             }
         }
     }
     let base = table.clone();
+    let type3 =
+        get(doc, dict, b"Subtype").and_then(|o| o.as_name().ok()) == Some(b"Type3".as_slice());
     if let Some(Object::Dictionary(d)) = encoding {
         if let Some(Object::Array(diffs)) = get(doc, d, b"Differences") {
             let mut code = 0usize;
@@ -269,8 +402,12 @@ fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
                     Object::Integer(i) => code = (*i).clamp(0, 255) as usize,
                     Object::Name(name) => {
                         if code < 256 {
-                            table[code] =
-                                glyph_text(name).or_else(|| numeric_name(name, code, &base));
+                            // A Type3 glyph named for nothing known reads
+                            // as its code in the base encoding, as
+                            // pdftotext does.
+                            table[code] = glyph_text(name)
+                                .or_else(|| numeric_name(name, code, &base))
+                                .or_else(|| type3.then(|| base[code].clone()).flatten());
                         }
                         code += 1;
                     }
@@ -284,7 +421,7 @@ fn simple_encoding(doc: &Document, dict: &Dictionary) -> Vec<Option<String>> {
 
 /// The `dup CODE /name put` entries of an embedded Type1 font program's
 /// cleartext part (its built-in encoding).
-fn type1_encoding(doc: &Document, dict: &Dictionary) -> Vec<(usize, Vec<u8>)> {
+fn type1_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<(usize, Vec<u8>)> {
     let Some(program) = get(doc, dict, b"FontDescriptor")
         .and_then(|o| o.as_dict().ok())
         .and_then(|d| get(doc, d, b"FontFile"))
@@ -292,10 +429,7 @@ fn type1_encoding(doc: &Document, dict: &Dictionary) -> Vec<(usize, Vec<u8>)> {
     else {
         return Vec::new();
     };
-    let Ok(bytes) = program
-        .decompressed_content()
-        .or_else(|_| Ok::<_, ()>(program.content.clone()))
-    else {
+    let Ok(bytes) = filters::decoded(program, MAX_FONT_BYTES, budget) else {
         return Vec::new();
     };
     let clear = match bytes.windows(5).position(|w| w == b"eexec") {
@@ -330,11 +464,20 @@ fn numeric_name(name: &[u8], code: usize, base: &[Option<String>]) -> Option<Str
     if digits == 0 || digits > 3 || !name[..digits].iter().all(u8::is_ascii_alphabetic) {
         return None;
     }
-    let n: usize = std::str::from_utf8(&name[digits..]).ok()?.parse().ok()?;
-    if n != code || !(32..256).contains(&n) {
+    let number = std::str::from_utf8(&name[digits..]).ok()?;
+    // Decimal (`a97`) or hexadecimal (`C41`, `C2c`) naming the code itself.
+    let n = [10, 16]
+        .iter()
+        .filter_map(|&radix| usize::from_str_radix(number, radix).ok())
+        .find(|&n| n == code)?;
+    if !(32..256).contains(&n) {
         return None;
     }
-    base.get(n).cloned().flatten()
+    // Codes the base encoding leaves empty read as Latin-1.
+    base.get(n)
+        .cloned()
+        .flatten()
+        .or_else(|| (n >= 0xa0).then(|| char::from(n as u8).to_string()))
 }
 
 /// The text of a glyph name: `uniXXXX`, `uXXXX`, a single letter or digit,
@@ -517,6 +660,32 @@ pub fn parse_to_unicode(bytes: &[u8]) -> HashMap<u32, String> {
     map
 }
 
+/// The codespace ranges of a CMap: low and high bytes of equal lengths,
+/// 1 to 4 bytes.
+fn parse_codespace(bytes: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let tokens = tokenize(bytes);
+    let mut out = Vec::new();
+    let mut inside = false;
+    let mut i = 0;
+    while i < tokens.len() && out.len() < 256 {
+        match &tokens[i] {
+            Tok::Word(w) if w == "begincodespacerange" => inside = true,
+            Tok::Word(w) if w == "endcodespacerange" => inside = false,
+            Tok::Hex(lo) if inside => {
+                if let Some(Tok::Hex(hi)) = tokens.get(i + 1) {
+                    if lo.len() == hi.len() && (1..=4).contains(&lo.len()) {
+                        out.push((lo.clone(), hi.clone()));
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 enum Tok {
     Hex(Vec<u8>),
     Array(Vec<Vec<u8>>),
@@ -596,6 +765,24 @@ fn tokenize(bytes: &[u8]) -> Vec<Tok> {
 }
 
 #[cfg(test)]
+impl Font {
+    fn test_type0() -> Font {
+        Font {
+            two_byte: true,
+            codespace: Vec::new(),
+            to_unicode: HashMap::new(),
+            simple: Vec::new(),
+            utf16: false,
+            widths: HashMap::new(),
+            default_width: 1000.0,
+            scale: 0.001,
+            embedded: None,
+            collection: None,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -613,6 +800,19 @@ mod tests {
     fn bounds_a_hostile_range() {
         let map = parse_to_unicode(b"beginbfrange <00000000> <ffffffff> <0041> endbfrange");
         assert_eq!(map.len() as u32, MAX_RANGE + 1);
+    }
+
+    #[test]
+    fn splits_codes_by_codespace() {
+        let cmap = b"2 begincodespacerange <00> <80> <8140> <9ffc> endcodespacerange";
+        let font = Font {
+            codespace: parse_codespace(cmap),
+            ..Font::test_type0()
+        };
+        assert_eq!(
+            font.codes(b"A \x81\x40B"),
+            [(0x41, false), (0x20, true), (0x8140, false), (0x42, false)]
+        );
     }
 
     #[test]

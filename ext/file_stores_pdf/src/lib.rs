@@ -1,11 +1,13 @@
 //! # file_stores_pdf
 //!
 //! The text layer of a PDF, page by page, for `ruby_llm-file_stores-native`'s
-//! `Converters::PdfText`. [lopdf] parses the file (broken xref tables are
-//! rebuilt, object streams read, the empty user password tried); our own
-//! content-stream interpreter ([`text`]) turns each page's text operators
-//! into words and lines, decoding fonts through their ToUnicode maps, their
-//! encodings and glyph names ([`fonts`]).
+//! `Converters::PdfText`. [lopdf] parses the file (object streams read, the
+//! empty user password tried) within our bounds ([`load`]); our own
+//! tolerant tokenizer ([`content`]) and content-stream interpreter ([`text`])
+//! turn each page's text operators into words and lines, decoding fonts
+//! through their ToUnicode maps, encodings and glyph names ([`fonts`]),
+//! their embedded programs ([`embedded`]) and Adobe's CJK collections
+//! ([`cjk`]); streams are decoded by our bounded filters ([`filters`]).
 //!
 //! Words and lines come in content-stream order, as `pdftotext -raw` gives
 //! them: a word break where the pen jumps further than a fraction of the font
@@ -17,16 +19,21 @@
 //!
 //! ## Safety
 //!
-//! Input is untrusted. The file size, the decompressed size of each content
-//! stream, the number of operators interpreted, the nesting of forms and the
-//! nesting of arrays and dictionaries in content streams are all bounded
-//! ([`Limits`]), and the work stops soon after `cancelled` answers true. It
+//! Input is untrusted. The file size, the decompressed size of each stream
+//! and of all of them together, the number of objects and operators, the
+//! nesting of forms and of arrays and dictionaries (in objects and content
+//! streams), and lopdf's parsing work are all bounded ([`Limits`]); lopdf
+//! has no bounds of its own, so [`load`] applies them around it. The work
+//! stops soon after `cancelled` answers true, while lopdf loads too. It
 //! depends on nothing of the gem's: the caller passes the cancel check.
 
+pub mod cjk;
+pub mod content;
+pub mod embedded;
+pub mod filters;
 pub mod fonts;
+pub mod load;
 pub mod text;
-
-use lopdf::Document;
 
 /// Bounds on the work for one file.
 #[derive(Debug, Clone, Copy)]
@@ -43,6 +50,13 @@ pub struct Limits {
     pub max_nesting: usize,
     /// The most text produced, in bytes.
     pub max_text_bytes: usize,
+    /// The most bytes all streams of the file may decompress to together.
+    pub max_decoded_bytes: u64,
+    /// A bound on lopdf's parsing work, in bytes scanned: lopdf counts the
+    /// lines before each top-level object it reads (its parser tracks line
+    /// numbers), so reading N objects of an S-byte file scans about N * S / 2
+    /// bytes, some 7 GB a second here.
+    pub max_parse_scan: u64,
 }
 
 impl Default for Limits {
@@ -54,6 +68,8 @@ impl Default for Limits {
             max_form_depth: 12,
             max_nesting: 64,
             max_text_bytes: 64 << 20,
+            max_decoded_bytes: 1 << 30,
+            max_parse_scan: 128 << 30,
         }
     }
 }
@@ -133,14 +149,15 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
     if !bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
         return Err(Error::Broken("no %PDF- header; it is not a PDF".into()));
     }
-    let mut doc = Document::load_mem(bytes).map_err(|e| Error::Broken(e.to_string()))?;
+    let mut doc = load::load(bytes, limits, cancelled)?;
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(Error::Encrypted);
     }
     if cancelled() {
         return Err(Error::Cancelled);
     }
-    let mut interpreter = text::Interpreter::new(&doc, limits, cancelled);
+    let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
+    let mut interpreter = text::Interpreter::new(&doc, &bytes[start..], limits, cancelled);
     let page_ids: Vec<_> = doc.page_iter().collect();
     if page_ids.is_empty() {
         return Err(Error::Broken("it has no pages".into()));

@@ -5,12 +5,11 @@
 //! glyphs into words and lines.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::rc::Rc;
 
-use lopdf::content::Content;
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
+use crate::filters::Budget;
 use crate::fonts::Font;
 use crate::{Error, Limits, Result};
 
@@ -127,22 +126,32 @@ impl Line {
 /// Reads the pages of one document, sharing fonts between them.
 pub struct Interpreter<'a> {
     doc: &'a Document,
+    /// The file from its `%PDF-` on, where lopdf's offsets point.
+    raw: &'a [u8],
     limits: Limits,
     cancelled: &'a dyn Fn() -> bool,
     operations: u64,
     text_bytes: usize,
     fonts: HashMap<usize, Rc<Font>>,
+    budget: Budget<'a>,
 }
 
 impl<'a> Interpreter<'a> {
-    pub fn new(doc: &'a Document, limits: Limits, cancelled: &'a dyn Fn() -> bool) -> Self {
+    pub fn new(
+        doc: &'a Document,
+        raw: &'a [u8],
+        limits: Limits,
+        cancelled: &'a dyn Fn() -> bool,
+    ) -> Self {
         Interpreter {
             doc,
+            raw,
             limits,
             cancelled,
             operations: 0,
             text_bytes: 0,
             fonts: HashMap::new(),
+            budget: Budget::new(limits.max_decoded_bytes, cancelled),
         }
     }
 
@@ -171,27 +180,23 @@ impl<'a> Interpreter<'a> {
         Ok(join_hyphenated(&line.out))
     }
 
-    /// A stream's content, decompressed within the limit.
+    /// A stream's content, decoded within the limit.
+    /// A stream lopdf found empty because its `/Length` is missing or
+    /// wrong is read from the file up to its `endstream`.
     fn stream_bytes(&self, s: &lopdf::Stream) -> Result<Vec<u8>> {
-        let max = self.limits.max_stream_bytes;
-        let filters = s.filters().unwrap_or_default();
-        let out = if filters.is_empty() {
-            s.content.clone()
-        } else if filters == [b"FlateDecode".as_slice()] && s.dict.get(b"DecodeParms").is_err() {
-            let mut out = Vec::new();
-            let mut z = flate2::read::ZlibDecoder::new(s.content.as_slice()).take(max as u64 + 1);
-            // A damaged stream still gives the text decoded before the damage.
-            let _ = z.read_to_end(&mut out);
-            out
-        } else {
-            s.decompressed_content().unwrap_or_default()
-        };
-        if out.len() > max {
-            return Err(Error::TooLarge(format!(
-                "a stream decompresses to more than {max} bytes"
-            )));
+        if let (true, Some(start)) = (s.content.is_empty(), s.start_position) {
+            let rest = self.raw.get(start..).unwrap_or_default();
+            let rest = &rest[..rest.len().min(self.limits.max_stream_bytes)];
+            if let Some(end) = rest.windows(9).position(|w| w == b"endstream") {
+                let mut data = &rest[..end];
+                while let [head @ .., b'\r' | b'\n'] = data {
+                    data = head;
+                }
+                let found = lopdf::Stream::new(s.dict.clone(), data.to_vec());
+                return crate::filters::decoded(&found, self.limits.max_stream_bytes, &self.budget);
+            }
         }
-        Ok(out)
+        crate::filters::decoded(s, self.limits.max_stream_bytes, &self.budget)
     }
 
     fn font(&mut self, resources: Option<&Dictionary>, name: &[u8]) -> Option<Rc<Font>> {
@@ -202,30 +207,27 @@ impl<'a> Interpreter<'a> {
         Some(
             self.fonts
                 .entry(key)
-                .or_insert_with(|| Rc::new(Font::load(doc, dict)))
+                .or_insert_with(|| Rc::new(Font::load(doc, dict, &self.budget)))
                 .clone(),
         )
     }
 
     fn run(
         &mut self,
-        mut bytes: Vec<u8>,
+        bytes: Vec<u8>,
         resources: Option<&'a Dictionary>,
         ctm: Matrix,
         depth: u32,
         forms: &mut Vec<ObjectId>,
         line: &mut Line,
     ) -> Result<()> {
-        if prepare(&mut bytes) > self.limits.max_nesting {
+        // A content stream that stops making sense gives the text read so
+        // far, not an error: the other pages still count.
+        let Ok(operations) = crate::content::decode(&bytes, self.limits.max_nesting) else {
             return Err(Error::TooLarge(format!(
                 "a content stream nests arrays or dictionaries more than {} deep",
                 self.limits.max_nesting
             )));
-        }
-        // A content stream that does not parse gives no text, not an error:
-        // the other pages still count.
-        let Ok(content) = Content::decode(&bytes) else {
-            return Ok(());
         };
         let mut state = State {
             ctm,
@@ -240,7 +242,7 @@ impl<'a> Interpreter<'a> {
         let mut stack: Vec<State> = Vec::new();
         let mut tm = IDENTITY;
         let mut tlm = IDENTITY;
-        for op in &content.operations {
+        for op in &operations {
             self.operations += 1;
             if self.operations > self.limits.max_operations {
                 return Err(Error::TooLarge(format!(
@@ -440,6 +442,20 @@ impl<'a> Interpreter<'a> {
                 continue;
             }
             let Some(appearances) = sub_dict(doc, annot, b"AP") else {
+                // Without an appearance, a text field shows its value and a
+                // free-text note its contents, as viewers and pdftotext do.
+                if let Some(text) = unstyled_text(doc, annot) {
+                    line.newline();
+                    line.last = None;
+                    for c in text.chars().filter(|c| !c.is_control() || *c == '\n') {
+                        if c.is_whitespace() {
+                            line.space();
+                        } else {
+                            line.out.push(c);
+                        }
+                    }
+                    line.newline();
+                }
                 continue;
             };
             let (id, stream) = match appearances.get(b"N") {
@@ -483,6 +499,45 @@ impl<'a> Interpreter<'a> {
         }
         Ok(())
     }
+}
+
+/// The text an annotation without an appearance stream shows: a text
+/// field's value (`/V`, inherited from its parent fields) or a free-text
+/// annotation's `/Contents`.
+fn unstyled_text(doc: &Document, annot: &Dictionary) -> Option<String> {
+    let subtype = annot.get(b"Subtype").and_then(Object::as_name).ok()?;
+    let value = match subtype {
+        b"FreeText" => annot.get(b"Contents").ok()?,
+        b"Widget" => {
+            let mut field = annot;
+            let mut found = None;
+            for _ in 0..16 {
+                let kind = field.get(b"FT").and_then(Object::as_name).ok();
+                if found.is_none() {
+                    found = field.get(b"V").ok();
+                }
+                if let Some(kind) = kind {
+                    if kind != b"Tx" {
+                        return None;
+                    }
+                    break;
+                }
+                field = match field.get(b"Parent") {
+                    Ok(Object::Reference(id)) => doc.get_dictionary(*id).ok()?,
+                    _ => return None,
+                };
+            }
+            found?
+        }
+        _ => return None,
+    };
+    let value = match value {
+        Object::Reference(id) => doc.get_object(*id).ok()?,
+        other => other,
+    };
+    lopdf::decode_text_string(value)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
 }
 
 /// The appearance stream for an annotation's state (`/AS`) among `states`.
@@ -580,72 +635,6 @@ fn page_resources(doc: &Document, id: ObjectId) -> Option<&Dictionary> {
     None
 }
 
-/// Blanks the comments of a content stream (lopdf's content parser stops at
-/// them) and answers how deep arrays and dictionaries nest, skipping strings
-/// and inline image data.
-pub fn prepare(bytes: &mut [u8]) -> usize {
-    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => {
-                let mut level = 0usize;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' => i += 1,
-                        b'(' => level += 1,
-                        b')' => {
-                            level -= 1;
-                            if level == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
-            b'%' => {
-                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                    bytes[i] = b' ';
-                    i += 1;
-                }
-            }
-            b'[' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b'<' if bytes.get(i + 1) == Some(&b'<') => {
-                depth += 1;
-                max = max.max(depth);
-                i += 1;
-            }
-            b']' => depth = depth.saturating_sub(1),
-            b'>' if bytes.get(i + 1) == Some(&b'>') => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            b'I' if bytes.get(i + 1) == Some(&b'D')
-                && i > 0
-                && bytes[i - 1].is_ascii_whitespace()
-                && bytes.get(i + 2).is_some_and(u8::is_ascii_whitespace) =>
-            {
-                // Inline image data runs to the next "EI" between spaces.
-                i += 3;
-                while i + 2 < bytes.len()
-                    && !(bytes[i - 1].is_ascii_whitespace()
-                        && &bytes[i..i + 2] == b"EI"
-                        && bytes[i + 2].is_ascii_whitespace())
-                {
-                    i += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    max
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -656,15 +645,6 @@ mod tests {
             join_hyphenated("an inter-\npreter\nX-\nRay well-\n"),
             "an interpreter\nX-\nRay well-\n"
         );
-    }
-
-    #[test]
-    fn measures_nesting_outside_strings() {
-        assert_eq!(prepare(&mut b"[[1]] (([[[) <<>>".to_vec()), 2);
-        assert_eq!(prepare(&mut b"BI /W 1 ID [[[[ EI [x]".to_vec()), 1);
-        let mut commented = b"(a%) Tj % [[[\n[b]".to_vec();
-        assert_eq!(prepare(&mut commented), 1);
-        assert_eq!(commented, b"(a%) Tj      \n[b]");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'zlib'
+
 # Small PDFs written for the PdfText specs: one page per string of text (nil
 # for a page with an image and no text), Helvetica, uncompressed.
 module PdfFixtures
@@ -7,7 +9,7 @@ module PdfFixtures
 
   def pdf_fixture(name) = File.binread(File.join(FIXTURES, name))
 
-  def make_pdf(*pages)
+  def make_pdf(*pages, extra: [])
     objects = ['<< /Type /Catalog /Pages 2 0 R >>', nil,
                '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>']
     kids = pages.map do |text|
@@ -18,10 +20,38 @@ module PdfFixtures
       "#{objects.size} 0 R"
     end
     objects[1] = "<< /Type /Pages /Kids [#{kids.join(' ')}] /Count #{kids.size} >>"
-    serialize(objects)
+    serialize(objects + extra)
+  end
+
+  # A one-page PDF with an extra stream object of /Type +type+ whose
+  # Flate data inflates to +zeros+ zero bytes (a decompression bomb).
+  def make_pdf_with(type, zeros:)
+    bomb = zlib_zeros(zeros)
+    stream = "<< /Type /#{type} /Filter /FlateDecode /Length #{bomb.bytesize} >>\nstream\n".b + bomb + "\nendstream".b
+    make_pdf('Some text on the page.', extra: [stream])
+  end
+
+  # A one-page PDF whose cross-reference section is a stream that inflates
+  # to +zeros+ zero bytes: the reader meets it before any object.
+  def make_pdf_with_xref_bomb(zeros:)
+    bomb = zlib_zeros(zeros)
+    body = make_pdf('Some text on the page.')[/\A.*?(?=^xref$)/m]
+    offset = body.bytesize
+    body + "99 0 obj\n<< /Type /XRef /Size 100 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode " \
+           "/Length #{bomb.bytesize} >>\nstream\n".b + bomb + "\nendstream\nendobj\nstartxref\n#{offset}\n%%EOF\n".b
   end
 
   private
+
+  # +count+ zero bytes deflated, a megabyte at a time so they are never all
+  # in memory.
+  def zlib_zeros(count)
+    z = Zlib::Deflate.new(Zlib::BEST_COMPRESSION)
+    chunk = "\0" * (1 << 20)
+    out = +''.b
+    (count >> 20).times { out << z.deflate(chunk) }
+    out << z.finish
+  end
 
   def page_content(text)
     lines = text.lines(chomp: true).map { |line| "(#{line.gsub(/[()\\]/) { |c| "\\#{c}" }}) Tj 0 -14 Td" }
@@ -29,7 +59,7 @@ module PdfFixtures
   end
 
   def serialize(objects)
-    out = +"%PDF-1.4\n"
+    out = +"%PDF-1.4\n".b
     offsets = objects.each_with_index.map do |body, i|
       offset = out.bytesize
       out << "#{i + 1} 0 obj\n#{body}\nendobj\n"

@@ -1,0 +1,377 @@
+//! Loads a document with lopdf within bounds. lopdf's loader has none of
+//! its own: it decompresses cross-reference and object streams without a
+//! size limit, parses nested arrays and dictionaries by recursion (a deep
+//! enough nesting overflows the stack and kills the process), and cannot be
+//! interrupted. So before and while it runs:
+//!
+//! - the file's objects are scanned for their nesting, outside strings and
+//!   stream data ([`nesting`]), and refused past `max_nesting`;
+//! - every cross-reference and object stream is first inflated here,
+//!   counting only, and refused past `max_stream_bytes` or the file's
+//!   decompression budget;
+//! - cross-reference tables too long to parse in time are refused (lopdf
+//!   rescans a table from its start for each entry);
+//! - lopdf's per-object hook counts the objects, bounds lopdf's parsing
+//!   work (it rescans the file up to each top-level object: quadratic),
+//!   checks the cancel flag,
+//!   and decodes each object stream itself within bounds (checking the
+//!   nesting of the objects inside) before lopdf parses it. Once a bound is
+//!   passed or the call is cancelled, the hook drops every further object,
+//!   so lopdf finishes at once and the error is returned.
+//!
+//! Object streams of encrypted files are decrypted and inflated inside
+//! lopdf's loader, which does not run the hook for them, and their data is
+//! ciphertext to the scan before loading: they are not bounded yet.
+
+use std::cell::RefCell;
+
+use lopdf::{Document, Object, ObjectId, Reader};
+
+use crate::filters::{self, Budget};
+use crate::{Error, Limits, Result};
+
+/// The most objects a file may hold.
+pub const MAX_OBJECTS: u64 = 2_000_000;
+
+struct Hook {
+    limits: Limits,
+    /// SAFETY: points to the `cancelled` of the running [`load`] call, which
+    /// outlives the hook: [`Installed`] removes it before `load` returns.
+    cancelled: *const (dyn Fn() -> bool + 'static),
+    budget_left: u64,
+    objects: u64,
+    /// Half the file's length: what lopdf scans, on average, per object.
+    scan_per_object: u64,
+    error: Option<Error>,
+}
+
+thread_local! {
+    static HOOK: RefCell<Option<Hook>> = const { RefCell::new(None) };
+}
+
+/// Removes the hook when `load` returns or unwinds.
+struct Installed;
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        HOOK.with(|h| h.borrow_mut().take());
+    }
+}
+
+/// The document in `bytes`, loaded within `limits`.
+pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Document> {
+    if nesting(bytes) > limits.max_nesting {
+        return Err(too_deep(limits));
+    }
+    check_xref_tables(bytes, limits)?;
+    let budget = Budget::new(limits.max_decoded_bytes, cancelled);
+    check_structural_streams(bytes, limits, &budget)?;
+    let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
+    // SAFETY: the pointer's lifetime is erased only to store it in the
+    // thread-local hook, which `Installed` clears before this function
+    // returns (or unwinds); the hook runs only inside `read` below.
+    let cancelled: *const (dyn Fn() -> bool + 'static) = unsafe {
+        std::mem::transmute::<*const (dyn Fn() -> bool + '_), *const (dyn Fn() -> bool + 'static)>(
+            cancelled as *const _,
+        )
+    };
+    HOOK.with(|h| {
+        *h.borrow_mut() = Some(Hook {
+            limits,
+            cancelled,
+            budget_left: limits.max_decoded_bytes,
+            objects: 0,
+            scan_per_object: (bytes.len() as u64 / 2).max(1),
+            error: None,
+        })
+    });
+    let _installed = Installed;
+    let reader = Reader {
+        buffer: &bytes[start..],
+        document: Document::new(),
+        encryption_state: None,
+        raw_objects: Default::default(),
+        password: None,
+    };
+    let doc = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.read(Some(hook))));
+    let doc = match doc {
+        Ok(doc) => doc,
+        Err(payload) if payload.is::<Stop>() => Err(lopdf::Error::ReferenceLimit),
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
+    if let Some(e) = HOOK.with(|h| h.borrow_mut().as_mut().and_then(|h| h.error.take())) {
+        return Err(e);
+    }
+    doc.map_err(|e| Error::Broken(e.to_string()))
+}
+
+fn too_deep(limits: Limits) -> Error {
+    Error::TooLarge(format!(
+        "its objects nest arrays or dictionaries more than {} deep",
+        limits.max_nesting
+    ))
+}
+
+/// Unwinds out of lopdf's loader when the call is cancelled or past the
+/// parsing bound: lopdf parses each object before it calls the hook, so
+/// dropping the rest would still cost their parsing. `resume_unwind` runs no
+/// panic hook (nothing is printed), and [`load`] catches it.
+struct Stop;
+
+fn stop(h: &mut Hook, error: Error) -> ! {
+    h.error = Some(error);
+    std::panic::resume_unwind(Box::new(Stop))
+}
+
+/// lopdf's per-object hook (a plain `fn`, hence the thread-local state).
+fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
+    HOOK.with(|h| {
+        let mut h = h.borrow_mut();
+        let h = h.as_mut()?;
+        if h.error.is_some() {
+            return None;
+        }
+        h.objects += 1;
+        if h.objects > MAX_OBJECTS {
+            h.error = Some(Error::TooLarge(format!("more than {MAX_OBJECTS} objects")));
+            return None;
+        }
+        if h.objects.saturating_mul(h.scan_per_object) > h.limits.max_parse_scan {
+            let error = Error::TooLarge(format!(
+                "more than {} objects outside object streams in a file of {} MB, too many to parse in time",
+                h.objects - 1,
+                (h.scan_per_object * 2) >> 20
+            ));
+            stop(h, error);
+        }
+        // SAFETY: see `Hook::cancelled`: the call it points into is running.
+        let cancelled = unsafe { &*h.cancelled };
+        if cancelled() {
+            stop(h, Error::Cancelled);
+        }
+        if let Object::Stream(s) = object {
+            if s.dict.has_type(b"ObjStm") {
+                let budget = Budget::new(h.budget_left, cancelled);
+                match filters::decoded(s, h.limits.max_stream_bytes, &budget) {
+                    Ok(data) if nesting(&data) > h.limits.max_nesting => {
+                        h.error = Some(too_deep(h.limits));
+                        return None;
+                    }
+                    Ok(data) => {
+                        h.budget_left = h.budget_left.saturating_sub(data.len() as u64);
+                        if s.dict.get(b"DecodeParms").is_err() {
+                            s.dict.remove(b"Filter");
+                            s.set_content(data);
+                        }
+                    }
+                    Err(e) => {
+                        h.error = Some(e);
+                        return None;
+                    }
+                }
+            }
+        }
+        // lopdf keeps the object it passed for top-level objects (the answer
+        // only says keep or drop) and takes the answer for objects inside
+        // object streams, which are never streams: so streams, the large
+        // ones, are not copied.
+        match object {
+            Object::Stream(_) => Some((id, Object::Null)),
+            other => Some((id, other.clone())),
+        }
+    })
+}
+
+/// Refuses cross-reference tables too long for lopdf to parse in time: it
+/// rescans a table from its start for each entry it reads, so a table of L
+/// bytes (20 per entry) costs about L * L / 40 bytes scanned.
+fn check_xref_tables(bytes: &[u8], limits: Limits) -> Result<()> {
+    let mut work = 0u64;
+    let mut from = 0;
+    while let Some(p) = find(&bytes[from..], b"xref").map(|p| from + p) {
+        from = p + 4;
+        if bytes[..p].ends_with(b"start") {
+            continue;
+        }
+        let len = find(&bytes[from..], b"trailer").unwrap_or(bytes.len() - from) as u64;
+        work = work.saturating_add(len.saturating_mul(len) / 40);
+        if work > limits.max_parse_scan {
+            return Err(Error::TooLarge(format!(
+                "its cross-reference table has too many entries to parse in time ({} KB)",
+                len >> 10
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Inflates, counting only, every stream whose dictionary names it a
+/// cross-reference or object stream, before lopdf decompresses them without
+/// a bound.
+fn check_structural_streams(bytes: &[u8], limits: Limits, budget: &Budget) -> Result<()> {
+    let mut from = 0;
+    while let Some(p) = find(&bytes[from..], b"stream").map(|p| from + p) {
+        from = p + 6;
+        if p >= 3 && &bytes[p - 3..p] == b"end" {
+            continue;
+        }
+        let window_start = p.saturating_sub(64 << 10);
+        let head = &bytes[window_start..p];
+        let dict_start = rfind(head, b"obj").map_or(0, |o| o + 3);
+        let dict = unescape_names(&head[dict_start..]);
+        if find(&dict, b"/XRef").is_none() && find(&dict, b"/ObjStm").is_none() {
+            continue;
+        }
+        let mut data = &bytes[from..];
+        if let [b'\r', rest @ ..] = data {
+            data = rest;
+        }
+        if let [b'\n', rest @ ..] = data {
+            data = rest;
+        }
+        filters::inflated_size(data, limits.max_stream_bytes, budget)?;
+    }
+    Ok(())
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// Names with `#xx` escapes written out, so `/Obj#53tm` reads `/ObjStm`.
+fn unescape_names(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let hex = raw
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (raw[i], hex) {
+            (b'#', Some(v)) => {
+                out.push(v);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// How deep arrays and dictionaries nest in PDF syntax, outside strings,
+/// comments and stream data.
+pub fn nesting(bytes: &[u8]) -> usize {
+    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => {
+                let mut level = 0usize;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' => i += 1,
+                        b'(' => level += 1,
+                        b')' => {
+                            level -= 1;
+                            if level == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'%' => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'<' if bytes.get(i + 1) == Some(&b'<') => {
+                depth += 1;
+                max = max.max(depth);
+                i += 1;
+            }
+            b']' => depth = depth.saturating_sub(1),
+            b'>' if bytes.get(i + 1) == Some(&b'>') => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b's' if bytes[i..].starts_with(b"stream")
+                && !bytes[..i].ends_with(b"end")
+                && bytes.get(i + 6).is_some_and(|&b| b == b'\r' || b == b'\n') =>
+            {
+                // Stream data runs to its `endstream`; arrays inside it are
+                // not PDF syntax (content streams are read by our own
+                // tokenizer, which does not recurse).
+                i += 6;
+                match find(&bytes[i..], b"endstream") {
+                    Some(end) => i += end + 8,
+                    None => break,
+                }
+                // A stream ends its object's dictionary.
+                depth = 0;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_nesting_outside_strings_and_streams() {
+        assert_eq!(nesting(b"[[1]] (([[[) <<>>"), 2);
+        assert_eq!(nesting(b"<< /Length 4 >>\nstream\n[[[[\nendstream [x]"), 1);
+        assert_eq!(nesting(b"% [[[\n[b]"), 1);
+    }
+
+    #[test]
+    fn bounds_the_parsing_work_and_stops_when_cancelled() {
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for i in 1..=2000 {
+            offsets.push(pdf.len());
+            pdf.extend(format!("{i} 0 obj\n[1 2 3]\nendobj\n").bytes());
+        }
+        let xref = pdf.len();
+        pdf.extend(b"xref\n0 2001\n0000000000 65535 f \n");
+        for o in offsets {
+            pdf.extend(format!("{o:010} 00000 n \n").bytes());
+        }
+        pdf.extend(
+            format!("trailer\n<< /Size 2001 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes(),
+        );
+        let limits = Limits {
+            max_parse_scan: 1000 * (pdf.len() as u64 / 2),
+            ..Limits::default()
+        };
+        assert!(
+            matches!(load(&pdf, limits, &|| false), Err(Error::TooLarge(why)) if why.contains("more than 1000 objects"))
+        );
+        assert!(load(&pdf, Limits::default(), &|| false).is_ok());
+        assert!(matches!(
+            load(&pdf, Limits::default(), &|| true),
+            Err(Error::Cancelled)
+        ));
+    }
+
+    #[test]
+    fn reads_escaped_names() {
+        assert_eq!(unescape_names(b"/Type /Obj#53tm #zz"), b"/Type /ObjStm #zz");
+    }
+}

@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require_relative 'guarantee_helpers'
+
+# Guarantee: reading a hostile PDF never crashes the process and stays
+# within its memory bounds, even where lopdf, which parses the file, has no
+# bound of its own (it recurses into nested arrays and inflates
+# cross-reference and object streams whole). Each crafted file is converted
+# in its own Ruby (spec/scripts/pdf_limits.rb), in a thread, capped at 3 GB
+# of address space and 60 s of CPU, which reports the answer and its peak
+# resident memory (VmHWM).
+RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
+  def run_case(name, *args)
+    outcome = GuaranteeHelpers.run_script('pdf_limits.rb', name, *args)
+    expect(outcome[:status]).to be_success, "#{name} failed:\n#{outcome[:output][-2000..] || outcome[:output]}"
+    outcome
+  end
+
+  it 'refuses objects nested 100,000 deep instead of overflowing the stack' do
+    expect(run_case('deep_objects')[:error]).to match(/deep_objects\.pdf.*nest.*more than 64 deep/)
+  end
+
+  it 'reads objects nested just within the limit, in a thread' do
+    expect(run_case('nested_within_limit')[:result]).to eq("## Page 1\n\nSome text on the page.\n")
+  end
+
+  it 'refuses a 512 MB object stream bomb before inflating it (peak under 150 MB)' do
+    outcome = run_case('objstm_bomb')
+    expect(outcome[:error]).to match(/objstm_bomb\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
+  it 'refuses a 512 MB cross-reference stream bomb before inflating it (peak under 150 MB)' do
+    outcome = run_case('xref_bomb')
+    expect(outcome[:error]).to match(/xref_bomb\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
+  it 'refuses a cross-reference table of 200,000 entries, which lopdf parses in quadratic time (within 3 s)' do
+    outcome = run_case('many_objects')
+    expect(outcome[:error]).to match(/many_objects\.pdf.*cross-reference table has too many entries/)
+    expect(outcome[:seconds]).to be < 3
+  end
+
+  it 'stops loading objects, each of which lopdf parses in time growing with the file, at a Timeout (within 3 s)' do
+    outcome = run_case('objects_after_padding', 1)
+    expect(outcome[:error]).to start_with('Timeout::Error')
+    expect(outcome[:seconds]).to be < 3
+  end
+end

@@ -1,0 +1,55 @@
+# frozen_string_literal: true
+
+# Run by spec/guarantees/pdf_limits_spec.rb in a fresh Ruby, one case per
+# process: builds a crafted PDF, converts it with Converters::PdfText in a
+# thread of its own (a thread's machine stack is smaller than the main
+# one's), and prints one JSON line with the result or the error, and the
+# process's peak resident memory (VmHWM, MB). The process may use 60 s of
+# CPU: a conversion that spins past that is killed (SIGXCPU) and the case
+# fails; one that overflows its stack kills the process.
+#
+#   ruby spec/scripts/pdf_limits.rb objstm_bomb
+#   ruby spec/scripts/pdf_limits.rb many_objects 1   # within Timeout.timeout(1)
+
+$LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
+require 'ruby_llm/file_stores/native'
+require 'json'
+require 'timeout'
+require_relative '../ruby_llm/file_stores/native/converters/pdf_fixtures'
+
+Process.setrlimit(:CPU, 60)
+include PdfFixtures # rubocop:disable Style/MixinUsage
+
+def peak_mb = File.read('/proc/self/status')[/VmHWM:\s+(\d+)/, 1].to_i / 1024
+
+BOMB = 512 << 20
+TEXT = 'Some text on the page.'
+CASES = {
+  'deep_objects' => -> { make_pdf(TEXT, extra: ["<< /Deep #{'[' * 100_000} >>"]) },
+  'nested_within_limit' => lambda {
+    make_pdf(TEXT, extra: ["<< /Deep #{'[' * 63}#{']' * 63} /Dict #{'<< /A ' * 62}1#{' >>' * 62} >>"])
+  },
+  'objstm_bomb' => -> { make_pdf_with('ObjStm /N 1 /First 4', zeros: BOMB) },
+  'xref_bomb' => -> { make_pdf_with_xref_bomb(zeros: BOMB) },
+  'many_objects' => -> { make_pdf(TEXT, extra: Array.new(200_000) { '[1 2 3 (abc) /Name << /K 1 >>]' }) },
+  # 64 MB of padding first, so lopdf's rescan before each object is long.
+  'objects_after_padding' => lambda {
+    make_pdf(TEXT, extra: ["<< /Length #{64 << 20} >>\nstream\n#{'x' * (64 << 20)}\nendstream"] +
+                          Array.new(20_000) { '[1 2 3]' })
+  }
+}.freeze
+
+bytes = CASES.fetch(ARGV[0]).call
+input = RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: "#{ARGV[0]}.pdf",
+                                                  mime_type: 'application/pdf', path: "#{ARGV[0]}.pdf")
+# A second argument is a Timeout, in seconds, around the conversion.
+limit = ARGV[1]&.to_f
+started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+convert = proc { RubyLLM::FileStore::Converters::PdfText.call(input) }
+outcome = Thread.new do
+  { result: limit ? Timeout.timeout(limit, &convert) : convert.call }
+rescue RubyLLM::FileStore::ConversionError, Timeout::Error => e
+  { error: "#{e.class}: #{e.message}" }
+end.value
+seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+puts JSON.generate(outcome.merge(peak_mb:, seconds:))
