@@ -14,6 +14,7 @@ use lopdf::{Dictionary, Document, Object};
 use crate::cjk::Collection;
 use crate::embedded::GlyphText;
 use crate::filters::{self, Budget};
+use crate::legacy::Legacy;
 
 /// The most codes one ToUnicode range may map, so a hostile map cannot ask
 /// for billions of entries.
@@ -43,6 +44,9 @@ pub struct Font {
     /// A CID font of Adobe's Japan1, GB1, CNS1 or Korea1 collection whose
     /// codes are CIDs.
     collection: Option<Collection>,
+    /// A Type0 font whose predefined CMap is a legacy CJK encoding: codes
+    /// are split and read in that encoding.
+    legacy: Option<Legacy>,
 }
 
 fn number(o: &Object) -> Option<f32> {
@@ -133,6 +137,11 @@ impl Font {
             scale: 0.001,
             embedded: None,
             collection: None,
+            legacy: if two_byte {
+                Legacy::named(encoding_name)
+            } else {
+                None
+            },
         };
         if two_byte && encoding_name.starts_with(b"Identity") {
             font.collection = collection(doc, dict);
@@ -286,6 +295,8 @@ impl Font {
             let rest = &bytes[i..];
             let len = if !self.two_byte {
                 1
+            } else if let Some(legacy) = self.legacy {
+                legacy.code_len(rest[0])
             } else if self.codespace.is_empty() {
                 2
             } else {
@@ -310,6 +321,18 @@ impl Font {
     pub fn decode(&self, code: u32, out: &mut String) {
         if let Some(t) = self.to_unicode.get(&code) {
             out.push_str(t);
+        } else if let Some(legacy) = self.legacy {
+            let len = if code > 0xFFFF {
+                3
+            } else if code > 0xFF {
+                2
+            } else {
+                1
+            };
+            match legacy.text(code, len) {
+                Some(t) => out.push_str(&t),
+                None => out.push('\u{FFFD}'),
+            }
         } else if self.two_byte {
             match char::from_u32(code).filter(|_| self.utf16) {
                 Some(c) => out.push(c),
@@ -778,6 +801,7 @@ impl Font {
             scale: 0.001,
             embedded: None,
             collection: None,
+            legacy: None,
         }
     }
 }

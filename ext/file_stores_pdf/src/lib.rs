@@ -32,6 +32,7 @@ pub mod content;
 pub mod embedded;
 pub mod filters;
 pub mod fonts;
+pub mod legacy;
 pub mod load;
 pub mod text;
 
