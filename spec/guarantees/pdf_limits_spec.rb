@@ -36,6 +36,20 @@ RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
     expect(outcome[:peak_mb]).to be < 150
   end
 
+  it 'reads an encrypted PDF (empty password) whose objects sit in an object stream' do
+    expect(run_case('encrypted_objstm')[:result]).to eq("## Page 1\n\nSome text on the page.\n")
+  end
+
+  it 'refuses objects nested 100,000 deep inside an encrypted object stream' do
+    expect(run_case('encrypted_deep_objstm')[:error]).to match(/encrypted_deep_objstm\.pdf.*nest.*more than 64 deep/)
+  end
+
+  it 'refuses a 512 MB bomb inside an encrypted object stream before inflating it (peak under 150 MB)' do
+    outcome = run_case('encrypted_objstm_bomb')
+    expect(outcome[:error]).to match(/encrypted_objstm_bomb\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
   it 'refuses a cross-reference table of 200,000 entries, which lopdf parses in quadratic time (within 3 s)' do
     outcome = run_case('many_objects')
     expect(outcome[:error]).to match(/many_objects\.pdf.*cross-reference table has too many entries/)

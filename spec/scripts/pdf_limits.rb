@@ -15,7 +15,7 @@ $LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
 require 'ruby_llm/file_stores/native'
 require 'json'
 require 'timeout'
-require_relative '../ruby_llm/file_stores/native/converters/pdf_fixtures'
+require_relative '../ruby_llm/file_store/converters/pdf_fixtures'
 
 Process.setrlimit(:CPU, 60)
 include PdfFixtures # rubocop:disable Style/MixinUsage
@@ -31,6 +31,11 @@ CASES = {
   },
   'objstm_bomb' => -> { make_pdf_with('ObjStm /N 1 /First 4', zeros: BOMB) },
   'xref_bomb' => -> { make_pdf_with_xref_bomb(zeros: BOMB) },
+  # Encrypted (empty password): the object stream is ciphertext until the
+  # file is decrypted, so no scan before loading can see inside it.
+  'encrypted_deep_objstm' => -> { make_encrypted_pdf_with_objstm("7 0 #{'[' * 100_000}") },
+  'encrypted_objstm_bomb' => -> { make_encrypted_pdf_with_objstm('7 0 [1]', zeros: BOMB) },
+  'encrypted_objstm' => -> { make_encrypted_pdf_with_objstm('7 0 [1 2 3]') },
   'many_objects' => -> { make_pdf(TEXT, extra: Array.new(200_000) { '[1 2 3 (abc) /Name << /K 1 >>]' }) },
   # 64 MB of padding first, so lopdf's rescan before each object is long.
   'objects_after_padding' => lambda {

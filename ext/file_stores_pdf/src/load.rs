@@ -19,12 +19,21 @@
 //!   passed or the call is cancelled, the hook drops every further object,
 //!   so lopdf finishes at once and the error is returned.
 //!
-//! Object streams of encrypted files are decrypted and inflated inside
-//! lopdf's loader, which does not run the hook for them, and their data is
-//! ciphertext to the scan before loading: they are not bounded yet.
+//! lopdf's own loader for encrypted files runs no hook and inflates their
+//! object streams whole, so an encrypted file is never given to it: its
+//! trailer's `/Encrypt` key is hidden (renamed in a copy of the bytes, same
+//! length) and it is loaded as a plain file twice. The first pass keeps
+//! only the objects that are not streams, enough to read the encryption
+//! dictionary and derive the key for the empty password; the second
+//! decrypts each top-level object in the hook, before the object stream
+//! bounds above apply to the plaintext (objects inside object streams are
+//! not encrypted on their own).
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 
+use lopdf::encryption::{decrypt_object, EncryptionState};
+use lopdf::xref::XrefEntry;
 use lopdf::{Document, Object, ObjectId, Reader};
 
 use crate::filters::{self, Budget};
@@ -42,7 +51,22 @@ struct Hook {
     objects: u64,
     /// Half the file's length: what lopdf scans, on average, per object.
     scan_per_object: u64,
+    pass: Pass,
     error: Option<Error>,
+}
+
+/// What the hook does besides bounding: for an encrypted file, keep only
+/// the objects that are not streams, or decrypt each top-level object.
+enum Pass {
+    Plain,
+    Structure,
+    Decrypt {
+        state: Box<EncryptionState>,
+        /// Objects kept inside object streams: the stream was decrypted.
+        compressed: HashSet<u32>,
+        /// The encryption dictionary, which is never encrypted.
+        dictionary: Option<ObjectId>,
+    },
 }
 
 thread_local! {
@@ -66,6 +90,68 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     check_xref_tables(bytes, limits)?;
     let budget = Budget::new(limits.max_decoded_bytes, cancelled);
     check_structural_streams(bytes, limits, &budget)?;
+    let Some(hidden) = hide_encryption(bytes) else {
+        return read(bytes, limits, cancelled, Pass::Plain);
+    };
+    let mut structure = read(&hidden, limits, cancelled, Pass::Structure)?;
+    let dictionary = match structure.trailer.remove(HIDDEN_KEY) {
+        Some(found) => found,
+        // The key was in a stream or a string, not the trailer.
+        None => return read(bytes, limits, cancelled, Pass::Plain),
+    };
+    let dictionary_id = dictionary.as_reference().ok();
+    structure.trailer.set("Encrypt", dictionary);
+    structure
+        .authenticate_password("")
+        .map_err(|_| Error::Encrypted)?;
+    let state = EncryptionState::decode(&structure, "").map_err(|_| Error::Encrypted)?;
+    let compressed = structure
+        .reference_table
+        .entries
+        .iter()
+        .filter(|(_, entry)| matches!(entry, XrefEntry::Compressed { .. }))
+        .map(|(id, _)| *id)
+        .collect();
+    drop(structure);
+    let pass = Pass::Decrypt {
+        state: Box::new(state),
+        compressed,
+        dictionary: dictionary_id,
+    };
+    let mut doc = read(&hidden, limits, cancelled, pass)?;
+    doc.trailer.remove(HIDDEN_KEY);
+    if let Some(id) = dictionary_id {
+        doc.objects.remove(&id);
+    }
+    Ok(doc)
+}
+
+/// What `/Encrypt` is renamed to: the same length, so no offset moves.
+const HIDDEN_KEY: &[u8] = b"Encrypx";
+
+/// A copy of `bytes` with every `/Encrypt` key renamed, or None when there
+/// is none.
+fn hide_encryption(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut copy: Option<Vec<u8>> = None;
+    let mut from = 0;
+    while let Some(p) = find(&bytes[from..], b"/Encrypt").map(|p| from + p) {
+        from = p + 8;
+        if bytes.get(from).is_some_and(|b| b.is_ascii_alphanumeric()) {
+            continue; // /EncryptMetadata
+        }
+        let copy = copy.get_or_insert_with(|| bytes.to_vec());
+        copy[p + 1..p + 8].copy_from_slice(HIDDEN_KEY);
+    }
+    copy
+}
+
+/// lopdf's loader over `bytes` with the hook doing `pass`.
+fn read(
+    bytes: &[u8],
+    limits: Limits,
+    cancelled: &dyn Fn() -> bool,
+    pass: Pass,
+) -> Result<Document> {
     let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
     // SAFETY: the pointer's lifetime is erased only to store it in the
     // thread-local hook, which `Installed` clears before this function
@@ -82,6 +168,7 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
             budget_left: limits.max_decoded_bytes,
             objects: 0,
             scan_per_object: (bytes.len() as u64 / 2).max(1),
+            pass,
             error: None,
         })
     });
@@ -148,6 +235,25 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
         let cancelled = unsafe { &*h.cancelled };
         if cancelled() {
             stop(h, Error::Cancelled);
+        }
+        match &h.pass {
+            Pass::Plain => {}
+            Pass::Structure => {
+                if matches!(object, Object::Stream(_)) {
+                    return None;
+                }
+            }
+            Pass::Decrypt {
+                state,
+                compressed,
+                dictionary,
+            } => {
+                if !compressed.contains(&id.0) && *dictionary != Some(id) {
+                    // A part that does not decrypt stays as it is, as lopdf
+                    // leaves it.
+                    let _ = decrypt_object(state, id, object);
+                }
+            }
         }
         if let Object::Stream(s) = object {
             if s.dict.has_type(b"ObjStm") {
@@ -373,5 +479,17 @@ mod tests {
     #[test]
     fn reads_escaped_names() {
         assert_eq!(unescape_names(b"/Type /Obj#53tm #zz"), b"/Type /ObjStm #zz");
+    }
+
+    #[test]
+    fn hides_only_the_encrypt_key_keeping_every_offset() {
+        let pdf = b"<< /EncryptMetadata false >> << /Encrypt 5 0 R /Root 1 0 R >>";
+        let hidden = hide_encryption(pdf).expect("an /Encrypt key");
+        assert_eq!(hidden.len(), pdf.len());
+        assert_eq!(
+            &hidden[..],
+            &b"<< /EncryptMetadata false >> << /Encrypx 5 0 R /Root 1 0 R >>"[..]
+        );
+        assert!(hide_encryption(b"<< /EncryptMetadata true /Root 1 0 R >>").is_none());
     }
 }

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require 'zlib'
+require_relative 'encrypted_pdf'
 
 # Small PDFs written for the PdfText specs: one page per string of text (nil
 # for a page with an image and no text), Helvetica, uncompressed.
@@ -41,14 +42,20 @@ module PdfFixtures
            "/Length #{bomb.bytesize} >>\nstream\n".b + bomb + "\nendstream\nendobj\nstartxref\n#{offset}\n%%EOF\n".b
   end
 
+  # A one-page PDF encrypted with the empty password whose object 7 sits
+  # in an object stream of +payload+ then +zeros+ zero bytes (EncryptedPdf).
+  def make_encrypted_pdf_with_objstm(payload, zeros: 0)
+    EncryptedPdf.new(objstm: zlib_zeros(zeros, payload), content: page_content('Some text on the page.')).bytes
+  end
+
   private
 
   # +count+ zero bytes deflated, a megabyte at a time so they are never all
   # in memory.
-  def zlib_zeros(count)
+  def zlib_zeros(count, prefix = '')
     z = Zlib::Deflate.new(Zlib::BEST_COMPRESSION)
     chunk = "\0" * (1 << 20)
-    out = +''.b
+    out = z.deflate(prefix).b
     (count >> 20).times { out << z.deflate(chunk) }
     out << z.finish
   end
