@@ -19,7 +19,7 @@ module NativeGem
   NAME = 'file_stores_native'
   PLATFORM = 'x86_64-linux'
   # Each stripped library stays under this; RELEASING.md lists what makes it large.
-  MAX_BYTES = 5 * 1024 * 1024
+  MAX_BYTES = 6 * 1024 * 1024
 
   module_function
 
