@@ -3,10 +3,10 @@
 //! The thin magnus binding of the `file_stores_*` crates for the Ruby gem
 //! `ruby_llm-file_stores-native`. One file per Ruby class or module, each
 //! with an `init`; all work happens in the core, called through
-//! [`nogvl::nogvl`] so the GVL is released and panics become Ruby errors.
+//! `nogvl::nogvl` so the GVL is released and panics become Ruby errors.
 //!
 //! Data crosses by name, never as positional arrays: Hashes come in and are
-//! read field by field ([`fields::read`]: an unknown or missing key is an
+//! read field by field (`fields::read`: an unknown or missing key is an
 //! ArgumentError); results go out as wrapped structs with readers
 //! (`EditOutcome`, `RunTree::Swept`) or as the gem's own value objects made
 //! with `new` and keywords (`StoredFile`, `LineWindow`, `Listing`).

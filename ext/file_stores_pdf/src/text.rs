@@ -1,7 +1,7 @@
 //! The content-stream interpreter: follows the graphics and text state
 //! (`q`/`Q`, `cm`, `BT`, `Tf`, `Td`, `Tm`, `T*`, `Tc`, `Tw`, `Tz`, `TL`,
 //! `Ts`), places each glyph of `Tj`, `TJ`, `'` and `"` on the page, and
-//! enters forms (`Do`) with their own resources. [`Line`] turns the placed
+//! enters forms (`Do`) with their own resources. `Line` turns the placed
 //! glyphs into words and lines.
 
 use std::collections::HashMap;

@@ -6,7 +6,7 @@
 //! is refused. Everything outside the replaced spans stays byte for byte:
 //! CRLF line endings, a BOM, a missing final newline, invalid UTF-8.
 //!
-//! `old` is matched against the text as the model reads it (see [`View`]):
+//! `old` is matched against the text as the model reads it (see `View`):
 //! CRLF and LF are one line break, and each invalid UTF-8 sequence is the
 //! U+FFFD it is shown as. So `total: 5\n` finds both `total: 5\r\n` and
 //! `total: 5\n`, and counts them as two occurrences (ambiguous, or two
