@@ -105,7 +105,8 @@ stray = kinds[:stray]
 with_text = kinds[:text]
 puts "textless (pdftotext finds no word character): #{textless[:nil].size} nil, #{textless[:text].size} text " \
      "(#{textless[:text].first(8).join(', ')})"
-puts "stray glyphs (1-7 word characters): #{stray[:nil].size} nil, #{stray[:text].size} text"
+puts "stray glyphs (1-7 word characters): #{stray[:nil].size} nil, #{stray[:text].size} text " \
+     "(#{stray[:text].first(8).join(', ')})"
 puts "with text (8+ word characters): #{with_text[:nil].size} wrongly nil of " \
      "#{with_text[:nil].size + with_text[:text].size} (#{with_text[:nil].first(12).join(', ')})"
 puts "speed: PdfText #{ours_rate.round(1)} files/s, pdftotext per file #{ptt_rate.round(1)} files/s " \

@@ -277,7 +277,7 @@ fn hex_string(bytes: &[u8], mut i: usize) -> (Vec<u8>, usize) {
             _ => continue,
         };
         match high.take() {
-            Some(h) => out.push(h << 4 | v),
+            Some(h) => out.push((h << 4) | v),
             None => high = Some(v),
         }
     }

@@ -127,7 +127,7 @@ fn count(mut z: impl Read, max: usize, budget: &Budget) -> Result<usize> {
 fn flate(input: &[u8], max: usize, budget: &Budget) -> Result<Vec<u8>> {
     let zlib = input.len() >= 2
         && input[0] & 0x0f == 8
-        && (u16::from(input[0]) << 8 | u16::from(input[1])) % 31 == 0;
+        && ((u16::from(input[0]) << 8) | u16::from(input[1])) % 31 == 0;
     if zlib {
         let (out, clean) = inflate(flate2::read::ZlibDecoder::new(input), max, budget)?;
         if clean {
@@ -177,7 +177,7 @@ fn ascii_hex(input: &[u8]) -> Vec<u8> {
             _ => continue,
         };
         match high.take() {
-            Some(h) => out.push(h << 4 | v),
+            Some(h) => out.push((h << 4) | v),
             None => high = Some(v),
         }
     }
@@ -228,7 +228,7 @@ fn lzw(input: &[u8], max: usize, early: bool) -> Vec<u8> {
     let mut prev: Option<u16> = None;
     let mut scratch = Vec::new();
     for &byte in input {
-        acc = acc << 8 | u32::from(byte);
+        acc = (acc << 8) | u32::from(byte);
         bits += 8;
         while bits >= width {
             let code = ((acc >> (bits - width)) & ((1 << width) - 1)) as u16;
