@@ -11,6 +11,8 @@
 use lopdf::content::Operation;
 use lopdf::{Dictionary, Object, StringFormat};
 
+use crate::filters;
+
 /// Too deep a nesting of arrays and dictionaries.
 #[derive(Debug, PartialEq, Eq)]
 pub struct TooDeep;
@@ -263,28 +265,9 @@ fn literal_string(bytes: &[u8], mut i: usize) -> (Vec<u8>, usize) {
 }
 
 /// A hexadecimal string from just after its `<`.
-fn hex_string(bytes: &[u8], mut i: usize) -> (Vec<u8>, usize) {
-    let mut out = Vec::new();
-    let mut high: Option<u8> = None;
-    while i < bytes.len() {
-        let b = bytes[i];
-        i += 1;
-        let v = match b {
-            b'>' => break,
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            b'A'..=b'F' => b - b'A' + 10,
-            _ => continue,
-        };
-        match high.take() {
-            Some(h) => out.push((h << 4) | v),
-            None => high = Some(v),
-        }
-    }
-    if let Some(h) = high {
-        out.push(h << 4);
-    }
-    (out, i)
+fn hex_string(bytes: &[u8], i: usize) -> (Vec<u8>, usize) {
+    let (out, read) = filters::hex_prefix(bytes.get(i..).unwrap_or_default());
+    (out, i + read)
 }
 
 /// Where an inline image's data ends: after the `EI` that stands between

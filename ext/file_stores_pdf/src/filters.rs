@@ -166,11 +166,23 @@ fn inflate(mut reader: impl Read, max: usize, budget: &Budget) -> Result<(Vec<u8
 }
 
 fn ascii_hex(input: &[u8]) -> Vec<u8> {
+    hex_prefix(input).0
+}
+
+/// The bytes of the hexadecimal digits before the first `>` (other bytes
+/// skipped, an odd last digit taken as its high half), and how many bytes
+/// were read, the `>` included: a hex string's body in a content stream,
+/// or an `ASCIIHexDecode` stream.
+pub(crate) fn hex_prefix(input: &[u8]) -> (Vec<u8>, usize) {
     let mut out = Vec::with_capacity(input.len() / 2);
     let mut high: Option<u8> = None;
-    for &b in input {
+    let mut read = input.len();
+    for (i, &b) in input.iter().enumerate() {
         let v = match b {
-            b'>' => break,
+            b'>' => {
+                read = i + 1;
+                break;
+            }
             b'0'..=b'9' => b - b'0',
             b'a'..=b'f' => b - b'a' + 10,
             b'A'..=b'F' => b - b'A' + 10,
@@ -184,7 +196,7 @@ fn ascii_hex(input: &[u8]) -> Vec<u8> {
     if let Some(h) = high {
         out.push(h << 4);
     }
-    out
+    (out, read)
 }
 
 fn ascii85(input: &[u8]) -> Vec<u8> {
@@ -372,5 +384,13 @@ mod tests {
         let budget = Budget::new(1 << 30, &cancel);
         let s = stream("FlateDecode", zlib(b"text"));
         assert_eq!(decoded(&s, 1 << 20, &budget), Err(Error::Cancelled));
+    }
+
+    #[test]
+    fn reads_hex_digits_up_to_the_closing_bracket() {
+        assert_eq!(hex_prefix(b"48 65\n6c6C6f> tail"), (b"Hello".to_vec(), 13));
+        assert_eq!(hex_prefix(b"414>"), (vec![0x41, 0x40], 4));
+        assert_eq!(hex_prefix(b"4x1"), (vec![0x41], 3));
+        assert_eq!(hex_prefix(b""), (vec![], 0));
     }
 }

@@ -12,9 +12,9 @@ use rustix::fs::FileType;
 use super::{Item, Source};
 use crate::glob::PathGlob;
 use file_stores_base::cancel::Cancel;
-use file_stores_base::error::{Error, ErrorKind, Result};
+use file_stores_base::error::Result;
 use file_stores_store::content_type;
-use file_stores_store::fsutil::{open_subdir, visible_entries_noting};
+use file_stores_store::fsutil::{open_subdir, open_walked_subdir, visible_entries_noting};
 use file_stores_store::path::{MAX_DEPTH, MAX_PATH_BYTES};
 
 /// The walk of a folder for [`Search::folder`](super::Search::folder),
@@ -116,14 +116,8 @@ impl<'t> Walk<'t> {
                 if give_up() {
                     return Ok(Walked::GaveUp);
                 }
-                let sub = match open_subdir(&*frame.dir, &name, false, &path) {
-                    Ok(Some(sub)) => sub,
-                    Ok(None)
-                    | Err(Error {
-                        kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
-                        ..
-                    }) => continue,
-                    Err(e) => return Err(e),
+                let Some(sub) = open_walked_subdir(&*frame.dir, &name, &path)? else {
+                    continue;
                 };
                 let entries = sorted_entries(&sub, &path, &mut self.unnamed)?;
                 let depth = frame.depth + 1;

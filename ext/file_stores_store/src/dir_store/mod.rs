@@ -37,8 +37,8 @@ use sha2::{Digest, Sha256};
 
 use crate::content_type;
 use crate::fsutil::{
-    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at,
-    visible_entries_noting,
+    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, open_walked_subdir,
+    stat_at, visible_entries_noting,
 };
 use crate::lock::{FolderLock, Held};
 use crate::path::{
@@ -500,15 +500,8 @@ impl DirStore {
                 FileType::Directory => {
                     cancel.check()?;
                     let (_, name) = split_parent(&path);
-                    let sub = match open_subdir(&*frame.dir, name, false, &path) {
-                        Ok(Some(sub)) => sub,
-                        // Gone, or swapped for a link, since we read the folder.
-                        Ok(None)
-                        | Err(Error {
-                            kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
-                            ..
-                        }) => continue,
-                        Err(e) => return Err(e),
+                    let Some(sub) = open_walked_subdir(&*frame.dir, name, &path)? else {
+                        continue;
                     };
                     let entries = visible_entries_noting(&sub, &path, &mut skipped.names)?;
                     let depth = frame.depth + 1;

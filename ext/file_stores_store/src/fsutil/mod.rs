@@ -86,6 +86,18 @@ pub fn open_subdir<Fd: AsFd>(
     }
 }
 
+/// Opens a folder a walk found in `dir`, or None when it is gone, or was
+/// swapped for a link or a file, since the folder was read: a walk skips it.
+pub fn open_walked_subdir<Fd: AsFd>(dir: Fd, name: &str, path: &str) -> Result<Option<OwnedFd>> {
+    match open_subdir(dir, name, false, path) {
+        Err(Error {
+            kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
+            ..
+        }) => Ok(None),
+        other => other,
+    }
+}
+
 /// Opens the folder `folder` (a normalised relative path, "" for the root)
 /// below `root`, component by component.
 pub fn open_folder(root: &OwnedFd, folder: &str, create: bool) -> Result<Option<OwnedFd>> {
