@@ -50,6 +50,24 @@ RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
     expect(outcome[:peak_mb]).to be < 150
   end
 
+  it 'refuses a 512 MB cross-reference stream bomb whose type hides behind a string holding stream and obj' do
+    outcome = run_case('xref_bomb_hidden_type')
+    expect(outcome[:error]).to match(/xref_bomb_hidden_type\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
+  it 'refuses a 512 MB cross-reference stream bomb whose type is 80 KB before its data' do
+    outcome = run_case('xref_bomb_long_dictionary')
+    expect(outcome[:error]).to match(/xref_bomb_long_dictionary\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
+  it 'answers a file of 300,000 stream keywords at once (within 3 s; the old build took minutes)' do
+    outcome = run_case('stream_keywords')
+    expect(outcome[:error]).to match(/stream_keywords\.pdf.*broken/)
+    expect(outcome[:seconds]).to be < 3
+  end
+
   it 'refuses a cross-reference table of 200,000 entries, which lopdf parses in quadratic time (within 3 s)' do
     outcome = run_case('many_objects')
     expect(outcome[:error]).to match(/many_objects\.pdf.*cross-reference table has too many entries/)

@@ -11,6 +11,7 @@
 use std::cell::Cell;
 use std::io::Read;
 
+use flate2::{Decompress, FlushDecompress, Status};
 use lopdf::{Object, Stream};
 
 use crate::{Error, Result};
@@ -30,6 +31,11 @@ impl<'a> Budget<'a> {
             total,
             cancelled,
         }
+    }
+
+    /// Err(Cancelled) once the call is cancelled.
+    pub fn check(&self) -> Result<()> {
+        self.spend(0)
     }
 
     fn spend(&self, n: usize) -> Result<()> {
@@ -88,32 +94,64 @@ fn early_change(s: &Stream) -> bool {
         .is_none_or(|v| v != 0)
 }
 
-/// How many bytes Flate `data` inflates to, counted without keeping them;
-/// an error past `max` or the budget.
-pub fn inflated_size(data: &[u8], max: usize, budget: &Budget) -> Result<usize> {
-    let z_size = count(flate2::read::ZlibDecoder::new(data), max, budget)?;
-    // lopdf reads a stream whose zlib header fails as raw deflate.
-    let raw_size = count(flate2::read::DeflateDecoder::new(data), max, budget)?;
-    Ok(z_size.max(raw_size))
+/// Counts what deflate data inflates to, zlib and raw (lopdf reads a stream
+/// whose zlib header fails as raw deflate), without keeping it. One counter
+/// serves every stream of a file: its decompressors and buffer are reset,
+/// not made again, as a file may name many candidate streams.
+pub struct InflatedSize {
+    zlib: Decompress,
+    raw: Decompress,
+    chunk: Vec<u8>,
 }
 
-fn count(mut z: impl Read, max: usize, budget: &Budget) -> Result<usize> {
-    let mut chunk = vec![0u8; 64 << 10];
+impl Default for InflatedSize {
+    fn default() -> Self {
+        InflatedSize {
+            zlib: Decompress::new(true),
+            raw: Decompress::new(false),
+            chunk: vec![0; 64 << 10],
+        }
+    }
+}
+
+impl InflatedSize {
+    /// The larger of `data`'s zlib and raw deflate sizes, refused past `max`.
+    pub fn of(&mut self, data: &[u8], max: usize, budget: &Budget) -> Result<usize> {
+        self.zlib.reset(true);
+        let z_size = count(&mut self.zlib, data, &mut self.chunk, max, budget)?;
+        self.raw.reset(false);
+        let raw_size = count(&mut self.raw, data, &mut self.chunk, max, budget)?;
+        Ok(z_size.max(raw_size))
+    }
+}
+
+fn count(
+    z: &mut Decompress,
+    mut data: &[u8],
+    chunk: &mut [u8],
+    max: usize,
+    budget: &Budget,
+) -> Result<usize> {
     let mut total = 0usize;
     loop {
-        match z.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                total += n;
-                if total > max {
-                    return Err(Error::TooLarge(format!(
-                        "a stream decompresses to more than {max} bytes"
-                    )));
-                }
-                if total % (4 << 20) < n {
-                    budget.spend(0)?;
-                }
-            }
+        let (in_before, out_before) = (z.total_in(), z.total_out());
+        let status = z.decompress(data, chunk, FlushDecompress::None);
+        let used = (z.total_in() - in_before) as usize;
+        let n = (z.total_out() - out_before) as usize;
+        data = &data[used.min(data.len())..];
+        total += n;
+        if total > max {
+            return Err(Error::TooLarge(format!(
+                "a stream decompresses to more than {max} bytes"
+            )));
+        }
+        if total % (4 << 20) < n {
+            budget.spend(0)?;
+        }
+        match status {
+            Ok(Status::StreamEnd) | Err(_) => break,
+            Ok(_) if used == 0 && n == 0 => break,
+            Ok(_) => {}
         }
     }
     budget.spend(total)?;

@@ -35,6 +35,7 @@ use std::collections::HashSet;
 use lopdf::encryption::{decrypt_object, EncryptionState};
 use lopdf::xref::XrefEntry;
 use lopdf::{Document, Object, ObjectId, Reader};
+use memchr::memmem;
 
 use crate::filters::{self, Budget};
 use crate::{Error, Limits, Result};
@@ -134,7 +135,7 @@ const HIDDEN_KEY: &[u8] = b"Encrypx";
 fn hide_encryption(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut copy: Option<Vec<u8>> = None;
     let mut from = 0;
-    while let Some(p) = find(&bytes[from..], b"/Encrypt").map(|p| from + p) {
+    while let Some(p) = memmem::find(&bytes[from..], b"/Encrypt").map(|p| from + p) {
         from = p + 8;
         if bytes.get(from).is_some_and(|b| b.is_ascii_alphanumeric()) {
             continue; // /EncryptMetadata
@@ -152,7 +153,7 @@ fn read(
     cancelled: &dyn Fn() -> bool,
     pass: Pass,
 ) -> Result<Document> {
-    let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
+    let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
     // SAFETY: the pointer's lifetime is erased only to store it in the
     // thread-local hook, which `Installed` clears before this function
     // returns (or unwinds); the hook runs only inside `read` below.
@@ -293,13 +294,14 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
 /// bytes (20 per entry) costs about L * L / 40 bytes scanned.
 fn check_xref_tables(bytes: &[u8], limits: Limits) -> Result<()> {
     let mut work = 0u64;
-    let mut from = 0;
-    while let Some(p) = find(&bytes[from..], b"xref").map(|p| from + p) {
-        from = p + 4;
+    for p in memmem::find_iter(bytes, b"xref") {
         if bytes[..p].ends_with(b"start") {
             continue;
         }
-        let len = find(&bytes[from..], b"trailer").unwrap_or(bytes.len() - from) as u64;
+        let from = p + 4;
+        // Each table's length is the work it costs, so the scans to the
+        // next `trailer` are bounded by the limit below.
+        let len = memmem::find(&bytes[from..], b"trailer").unwrap_or(bytes.len() - from) as u64;
         work = work.saturating_add(len.saturating_mul(len) / 40);
         if work > limits.max_parse_scan {
             return Err(Error::TooLarge(format!(
@@ -311,41 +313,50 @@ fn check_xref_tables(bytes: &[u8], limits: Limits) -> Result<()> {
     Ok(())
 }
 
-/// Inflates, counting only, every stream whose dictionary names it a
-/// cross-reference or object stream, before lopdf decompresses them without
-/// a bound.
+/// How far before a `stream` keyword its dictionary is looked for.
+const DICTIONARY_WINDOW: usize = 64 << 10;
+
+/// Inflates, counting only, every stream that may be a cross-reference or
+/// object stream, before lopdf decompresses them without a bound: one whose
+/// dictionary is longer than the window, or after a `/XRef` or `/ObjStm`
+/// name since the last `endstream` (so a `stream` inside a string of that
+/// dictionary does not hide it). Each keyword's window ends where the
+/// previous keyword's began, so the scan is linear in the file.
 fn check_structural_streams(bytes: &[u8], limits: Limits, budget: &Budget) -> Result<()> {
-    let mut from = 0;
-    while let Some(p) = find(&bytes[from..], b"stream").map(|p| from + p) {
-        from = p + 6;
+    let mut inflated = filters::InflatedSize::default();
+    let mut floor = 0;
+    let mut marked = false;
+    for (n, p) in memmem::find_iter(bytes, b"stream").enumerate() {
+        if n % 4096 == 4095 {
+            budget.check()?;
+        }
+        let window_start = p.saturating_sub(DICTIONARY_WINDOW).max(floor);
+        let cut = window_start > floor;
+        floor = p + 6;
         if p >= 3 && &bytes[p - 3..p] == b"end" {
+            marked = false;
             continue;
         }
-        let window_start = p.saturating_sub(64 << 10);
-        let head = &bytes[window_start..p];
-        let dict_start = rfind(head, b"obj").map_or(0, |o| o + 3);
-        let dict = unescape_names(&head[dict_start..]);
-        if find(&dict, b"/XRef").is_none() && find(&dict, b"/ObjStm").is_none() {
+        let raw = &bytes[window_start..p];
+        let window = match memchr::memchr(b'#', raw) {
+            Some(_) => std::borrow::Cow::Owned(unescape_names(raw)),
+            None => std::borrow::Cow::Borrowed(raw),
+        };
+        marked |= memmem::find(&window, b"/XRef").is_some()
+            || memmem::find(&window, b"/ObjStm").is_some();
+        if !marked && !cut {
             continue;
         }
-        let mut data = &bytes[from..];
+        let mut data = &bytes[floor..];
         if let [b'\r', rest @ ..] = data {
             data = rest;
         }
         if let [b'\n', rest @ ..] = data {
             data = rest;
         }
-        filters::inflated_size(data, limits.max_stream_bytes, budget)?;
+        inflated.of(data, limits.max_stream_bytes, budget)?;
     }
     Ok(())
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
-fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).rposition(|w| w == needle)
 }
 
 /// Names with `#xx` escapes written out, so `/Obj#53tm` reads `/ObjStm`.
@@ -421,7 +432,7 @@ pub fn nesting(bytes: &[u8]) -> usize {
                 // not PDF syntax (content streams are read by our own
                 // tokenizer, which does not recurse).
                 i += 6;
-                match find(&bytes[i..], b"endstream") {
+                match memmem::find(&bytes[i..], b"endstream") {
                     Some(end) => i += end + 8,
                     None => break,
                 }
@@ -491,5 +502,51 @@ mod tests {
             &b"<< /EncryptMetadata false >> << /Encrypx 5 0 R /Root 1 0 R >>"[..]
         );
         assert!(hide_encryption(b"<< /EncryptMetadata true /Root 1 0 R >>").is_none());
+    }
+
+    /// The structural-stream check over `bytes` with streams capped at
+    /// 1,000 bytes.
+    fn structural(bytes: &[u8]) -> Result<()> {
+        let limits = Limits {
+            max_stream_bytes: 1000,
+            ..Limits::default()
+        };
+        let budget = Budget::new(limits.max_decoded_bytes, &|| false);
+        check_structural_streams(bytes, limits, &budget)
+    }
+
+    fn object_with_bomb(dictionary: &str) -> Vec<u8> {
+        use std::io::Write;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(&[0; 100_000]).unwrap();
+        let mut pdf = format!("%PDF-1.5\n1 0 obj\n{dictionary}\nstream\n").into_bytes();
+        pdf.extend(z.finish().unwrap());
+        pdf.extend(b"\nendstream\nendobj\n");
+        pdf
+    }
+
+    #[test]
+    fn counts_object_streams_whatever_their_dictionary_hides() {
+        let too_large =
+            |r: Result<()>| matches!(r, Err(Error::TooLarge(why)) if why.contains("decompresses"));
+        assert!(too_large(structural(&object_with_bomb(
+            "<< /Type /ObjStm /N 1 /First 4 >>"
+        ))));
+        // A string holding `stream` after the type, and one holding `obj`.
+        let hidden = "<< /Type /ObjStm /T (stream) /U (1 0 obj) /N 1 /First 4 >>";
+        assert!(too_large(structural(&object_with_bomb(hidden))));
+        // A dictionary longer than the window: its type is out of sight.
+        let long = format!("<< /Type /XRef /Pad [{}] >>", "0 ".repeat(40_000));
+        assert!(too_large(structural(&object_with_bomb(&long))));
+        // Other streams are not inflated.
+        assert!(structural(&object_with_bomb("<< /Length 99 >>")).is_ok());
+    }
+
+    #[test]
+    fn scans_many_stream_keywords_once() {
+        // Each keyword used to look back over the 64 KB before it.
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        pdf.extend(b"stream ".repeat(300_000));
+        assert!(structural(&pdf).is_ok());
     }
 }

@@ -33,12 +33,13 @@ module PdfFixtures
   end
 
   # A one-page PDF whose cross-reference section is a stream that inflates
-  # to +zeros+ zero bytes: the reader meets it before any object.
-  def make_pdf_with_xref_bomb(zeros:)
+  # to +zeros+ zero bytes: the reader meets it before any object. +more+
+  # goes into its dictionary after the type.
+  def make_pdf_with_xref_bomb(zeros:, more: '')
     bomb = zlib_zeros(zeros)
     body = make_pdf('Some text on the page.')[/\A.*?(?=^xref$)/m]
     offset = body.bytesize
-    body + "99 0 obj\n<< /Type /XRef /Size 100 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode " \
+    body + "99 0 obj\n<< /Type /XRef #{more}/Size 100 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode " \
            "/Length #{bomb.bytesize} >>\nstream\n".b + bomb + "\nendstream\nendobj\nstartxref\n#{offset}\n%%EOF\n".b
   end
 
