@@ -56,6 +56,12 @@ RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
     expect(outcome[:peak_mb]).to be < 150
   end
 
+  it 'refuses a 512 MB cross-reference stream bomb with no type, found by startxref' do
+    outcome = run_case('xref_bomb_untyped')
+    expect(outcome[:error]).to match(/xref_bomb_untyped\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
   it 'refuses a 512 MB cross-reference stream bomb whose type is 80 KB before its data' do
     outcome = run_case('xref_bomb_long_dictionary')
     expect(outcome[:error]).to match(/xref_bomb_long_dictionary\.pdf.*decompresses to more than/)

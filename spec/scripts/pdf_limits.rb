@@ -34,6 +34,7 @@ CASES = {
   # The type out of sight of a look back from `stream`: behind a string
   # holding `stream` and `obj`, or 80 KB before it.
   'xref_bomb_hidden_type' => -> { make_pdf_with_xref_bomb(zeros: BOMB, more: '/T (stream) /U (9 0 obj) ') },
+  'xref_bomb_untyped' => -> { make_pdf_with_xref_bomb(zeros: BOMB).sub('/Type /XRef ', '') },
   'xref_bomb_long_dictionary' => -> { make_pdf_with_xref_bomb(zeros: BOMB, more: "/Pad [#{'0 ' * 40_000}] ") },
   # 300,000 `stream` keywords in 2 MB: each looked back over 64 KB.
   'stream_keywords' => -> { "%PDF-1.4\n#{'stream ' * 300_000}\n%%EOF\n" },

@@ -318,12 +318,15 @@ const DICTIONARY_WINDOW: usize = 64 << 10;
 
 /// Inflates, counting only, every stream that may be a cross-reference or
 /// object stream, before lopdf decompresses them without a bound: one whose
-/// dictionary is longer than the window, or after a `/XRef` or `/ObjStm`
-/// name since the last `endstream` (so a `stream` inside a string of that
-/// dictionary does not hide it). Each keyword's window ends where the
-/// previous keyword's began, so the scan is linear in the file.
+/// object starts where a `startxref`, `/Prev` or `/XRefStm` points (lopdf
+/// reads a cross-reference stream there whatever its dictionary says), one
+/// whose dictionary is longer than the window, and one after a `/XRef` or
+/// `/ObjStm` name since the last `endstream` (so a `stream` inside a string
+/// of that dictionary does not hide it). Each keyword's window ends where
+/// the previous keyword's began, so the scan is linear in the file.
 fn check_structural_streams(bytes: &[u8], limits: Limits, budget: &Budget) -> Result<()> {
     let mut inflated = filters::InflatedSize::default();
+    let offsets = xref_offsets(bytes);
     let mut floor = 0;
     let mut marked = false;
     for (n, p) in memmem::find_iter(bytes, b"stream").enumerate() {
@@ -344,7 +347,9 @@ fn check_structural_streams(bytes: &[u8], limits: Limits, budget: &Budget) -> Re
         };
         marked |= memmem::find(&window, b"/XRef").is_some()
             || memmem::find(&window, b"/ObjStm").is_some();
-        if !marked && !cut {
+        let named =
+            offsets.partition_point(|&o| o < window_start) < offsets.partition_point(|&o| o < p);
+        if !marked && !cut && !named {
             continue;
         }
         let mut data = &bytes[floor..];
@@ -357,6 +362,43 @@ fn check_structural_streams(bytes: &[u8], limits: Limits, budget: &Budget) -> Re
         inflated.of(data, limits.max_stream_bytes, budget)?;
     }
     Ok(())
+}
+
+/// Where in `bytes` lopdf may read a cross-reference section, sorted: the
+/// numbers after `startxref`, `/Prev` and `/XRefStm` (names with escapes
+/// written out), counted from the `%PDF-` header as lopdf counts them.
+fn xref_offsets(bytes: &[u8]) -> Vec<usize> {
+    let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
+    let names = match memchr::memchr(b'#', bytes) {
+        Some(_) => std::borrow::Cow::Owned(unescape_names(bytes)),
+        None => std::borrow::Cow::Borrowed(bytes),
+    };
+    let mut offsets = Vec::new();
+    let keys: [(&[u8], &[u8]); 3] = [
+        (bytes, b"startxref"),
+        (&names, b"/Prev"),
+        (&names, b"/XRefStm"),
+    ];
+    for (hay, key) in keys {
+        for p in memmem::find_iter(hay, key) {
+            let rest = &hay[p + key.len()..];
+            let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+            let digits = rest
+                .iter()
+                .take(20)
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if digits > 0 {
+                let value = rest[..digits].iter().fold(0usize, |n, &d| {
+                    n.saturating_mul(10).saturating_add(usize::from(d - b'0'))
+                });
+                offsets.push(start.saturating_add(value));
+            }
+        }
+    }
+    offsets.sort_unstable();
+    offsets.dedup();
+    offsets
 }
 
 /// Names with `#xx` escapes written out, so `/Obj#53tm` reads `/ObjStm`.
@@ -538,8 +580,15 @@ mod tests {
         // A dictionary longer than the window: its type is out of sight.
         let long = format!("<< /Type /XRef /Pad [{}] >>", "0 ".repeat(40_000));
         assert!(too_large(structural(&object_with_bomb(&long))));
-        // Other streams are not inflated.
+        // Other streams are not inflated, unless a cross-reference section
+        // is named there.
         assert!(structural(&object_with_bomb("<< /Length 99 >>")).is_ok());
+        let mut untyped = object_with_bomb("<< /Length 99 >>");
+        untyped.extend(b"startxref\n9\n%%EOF\n");
+        assert!(too_large(structural(&untyped)));
+        let mut escaped = object_with_bomb("<< /Length 99 >>");
+        escaped.extend(b"trailer << /Pr#65v 9 >>\n");
+        assert!(too_large(structural(&escaped)));
     }
 
     #[test]
