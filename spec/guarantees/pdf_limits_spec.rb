@@ -74,6 +74,13 @@ RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
     expect(outcome[:seconds]).to be < 3
   end
 
+  it 'bounds an encrypted file whose /Encrypt key is written with an escape (/Encr#79pt) as any other' do
+    expect(run_case('encrypted_escaped_key_deep')[:error]).to match(/escaped_key_deep\.pdf.*more than 64 deep/)
+    outcome = run_case('encrypted_escaped_key_bomb')
+    expect(outcome[:error]).to match(/encrypted_escaped_key_bomb\.pdf.*decompresses to more than/)
+    expect(outcome[:peak_mb]).to be < 150
+  end
+
   it 'refuses a cross-reference table of 200,000 entries, which lopdf parses in quadratic time (within 3 s)' do
     outcome = run_case('many_objects')
     expect(outcome[:error]).to match(/many_objects\.pdf.*cross-reference table has too many entries/)

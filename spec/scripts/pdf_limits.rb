@@ -43,6 +43,13 @@ CASES = {
   'encrypted_deep_objstm' => -> { make_encrypted_pdf_with_objstm("7 0 #{'[' * 100_000}") },
   'encrypted_objstm_bomb' => -> { make_encrypted_pdf_with_objstm('7 0 [1]', zeros: BOMB) },
   'encrypted_objstm' => -> { make_encrypted_pdf_with_objstm('7 0 [1 2 3]') },
+  # The trailer's key spelled with an escape, which lopdf reads as /Encrypt.
+  'encrypted_escaped_key_deep' => lambda {
+    make_encrypted_pdf_with_objstm("7 0 #{'[' * 100_000}").sub('/Encrypt ', '/Encr#79pt ')
+  },
+  'encrypted_escaped_key_bomb' => lambda {
+    make_encrypted_pdf_with_objstm('7 0 [1]', zeros: BOMB).sub('/Encrypt ', '/Encr#79pt ')
+  },
   'many_objects' => -> { make_pdf(TEXT, extra: Array.new(200_000) { '[1 2 3 (abc) /Name << /K 1 >>]' }) },
   # 64 MB of padding first, so lopdf's rescan before each object is long.
   'objects_after_padding' => lambda {

@@ -130,20 +130,61 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
 /// What `/Encrypt` is renamed to: the same length, so no offset moves.
 const HIDDEN_KEY: &[u8] = b"Encrypx";
 
-/// A copy of `bytes` with every `/Encrypt` key renamed, or None when there
-/// is none.
+/// A copy of `bytes` with every name lopdf reads as `/Encrypt` renamed,
+/// however its letters are escaped (`/Encr#79pt`), or None when there is
+/// none: an encrypted file must never reach lopdf's own loader.
 fn hide_encryption(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut copy: Option<Vec<u8>> = None;
-    let mut from = 0;
-    while let Some(p) = memmem::find(&bytes[from..], b"/Encrypt").map(|p| from + p) {
-        from = p + 8;
-        if bytes.get(from).is_some_and(|b| b.is_ascii_alphanumeric()) {
-            continue; // /EncryptMetadata
-        }
+    for p in memchr::memchr_iter(b'/', bytes) {
+        let Some(last) = last_letter_of_encrypt(&bytes[p + 1..]).map(|at| p + 1 + at) else {
+            continue;
+        };
         let copy = copy.get_or_insert_with(|| bytes.to_vec());
-        copy[p + 1..p + 8].copy_from_slice(HIDDEN_KEY);
+        // The `t` becomes an `x`, written as it was: plain or escaped.
+        match copy[last] {
+            b'#' => copy[last + 1..last + 3].copy_from_slice(b"78"),
+            _ => copy[last] = b'x',
+        }
     }
     copy
+}
+
+/// Where the last letter of the name at the start of `name` (just after
+/// its `/`) is written, when lopdf reads that name as `Encrypt`: its letters
+/// plain or as `#xx` escapes, as lopdf's name parser reads them.
+fn last_letter_of_encrypt(name: &[u8]) -> Option<usize> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut read = 0;
+    let mut last = 0;
+    for &want in b"Encrypt" {
+        last = read;
+        let got = match *name.get(read)? {
+            b'#' => {
+                let high = hex(*name.get(read + 1)?)?;
+                let low = hex(*name.get(read + 2)?)?;
+                read += 3;
+                (high * 16 + low) as u8
+            }
+            b => {
+                read += 1;
+                b
+            }
+        };
+        if got != want {
+            return None;
+        }
+    }
+    // A longer name, such as `/EncryptMetadata`, is another key.
+    let ends = match name.get(read) {
+        None => true,
+        Some(b'#') => {
+            !(name
+                .get(read + 1..read + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)))
+        }
+        Some(&b) => b" \t\n\r\0\x0C()<>[]{}/%".contains(&b),
+    };
+    ends.then_some(last)
 }
 
 /// lopdf's loader over `bytes` with the hook doing `pass`.
@@ -253,6 +294,10 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
                     // A part that does not decrypt stays as it is, as lopdf
                     // leaves it.
                     let _ = decrypt_object(state, id, object);
+                    // Decrypting a large object takes a while: look again.
+                    if cancelled() {
+                        stop(h, Error::Cancelled);
+                    }
                 }
             }
         }
@@ -544,6 +589,11 @@ mod tests {
             &b"<< /EncryptMetadata false >> << /Encrypx 5 0 R /Root 1 0 R >>"[..]
         );
         assert!(hide_encryption(b"<< /EncryptMetadata true /Root 1 0 R >>").is_none());
+        // Escaped letters, as lopdf reads them, the last one too.
+        assert_eq!(
+            hide_encryption(b"<</Encr#79pt 5 0 R/Encryp#74/Encrypt#41>>").as_deref(),
+            Some(&b"<</Encr#79px 5 0 R/Encryp#78/Encrypt#41>>"[..])
+        );
     }
 
     /// The structural-stream check over `bytes` with streams capped at
