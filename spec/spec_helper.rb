@@ -30,6 +30,15 @@ RSpec.configure do |config|
     note = "Left out the examples tagged :ruby_llm: #{RubyLLMSource.skip_message}"
     config.before(:suite) { config.reporter.message(note) }
   end
+  # In CI, bin/test has made copies of both lines from ../shared/vendor
+  # (spec/integration/ruby_llm_from_vendor): none may be missing.
+  if Prerequisites.ci?
+    missing = RubyLLMSource::SUPPORTED.reject { |version| RubyLLMSource.available?(version) }
+    abort "CI=true, but there is no copy of ruby_llm #{missing.join(' and ')}: #{RubyLLMSource.skip_message}" \
+      unless missing.empty?
+  end
+  config.after { |example| RubyLLMTally.record(example) }
+  config.after(:suite) { RubyLLMTally.summary&.then { |summary| config.reporter.message(summary) } }
   config.order = :random
   Kernel.srand config.seed
 end
