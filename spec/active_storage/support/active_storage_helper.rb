@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # Loads the spec application once, makes its tables through the generator's
-# migration, and empties them (and the Disk service's folder) before each
+# migration, and empties them (and the service's files) before each
 # example. Spec files in spec/active_storage require this.
 require_relative 'rails_app'
 require 'open3'
@@ -51,6 +51,6 @@ RSpec.configure do |config|
   config.before do
     [RubyLLM::ActiveRecord::ChatFile, ActiveStorage::Attachment, ActiveStorage::Blob, Message, Chat,
      User].each(&:delete_all)
-    FileUtils.rm_rf(ActiveStorageSpecApp::STORAGE)
+    ActiveStorageSpecApp.clear_storage!
   end
 end

@@ -2,7 +2,9 @@
 
 # A one-file Rails application for the Active Storage store's specs, on the
 # database DATABASE_URL names (SQLite or PostgreSQL; bin/test-active-storage
-# sets it), with Active Storage's Disk service in RUBY_LLM_AS_DIR. Worker
+# sets it), with Active Storage's Disk service in RUBY_LLM_AS_DIR, or its S3
+# service on the S3 server RUBY_LLM_AS_S3_ENDPOINT names (a local one that
+# bin/test-active-storage starts; the bucket is RUBY_LLM_AS_S3_BUCKET). Worker
 # processes load it too, to act on the same chats; RUBY_LLM_AS_AUTOLOADER=classic
 # boots theirs on the classic autoloader (Rails 6).
 require 'tmpdir'
@@ -19,6 +21,19 @@ module ActiveStorageSpecApp
   DIR = ENV['RUBY_LLM_AS_DIR'] ||= Dir.mktmpdir('ruby_llm_as')
   STORAGE = File.join(DIR, 'storage')
   ENV['DATABASE_URL'] ||= "sqlite3:#{File.join(DIR, 'test.sqlite3')}"
+  S3_ENDPOINT = ENV.fetch('RUBY_LLM_AS_S3_ENDPOINT', nil)
+
+  def self.s3? = !S3_ENDPOINT.nil?
+
+  # The Disk service in STORAGE, or S3 on the local server, path-style, with
+  # the credentials any local server takes.
+  def self.service_configuration
+    return { 'service' => 'Disk', 'root' => STORAGE } unless s3?
+
+    { 'service' => 'S3', 'endpoint' => S3_ENDPOINT, 'force_path_style' => true, 'region' => 'us-east-1',
+      'access_key_id' => 'spec', 'secret_access_key' => 'spec',
+      'bucket' => ENV.fetch('RUBY_LLM_AS_S3_BUCKET', 'ruby-llm-specs') }
+  end
 
   # The application.
   class Application < Rails::Application
@@ -30,7 +45,7 @@ module ActiveStorageSpecApp
     config.secret_key_base = 'spec'
     config.active_job.queue_adapter = :inline
     config.active_storage.service = :spec
-    config.active_storage.service_configurations = { 'spec' => { 'service' => 'Disk', 'root' => STORAGE } }
+    config.active_storage.service_configurations = { 'spec' => ActiveStorageSpecApp.service_configuration }
   end
 
   def self.postgresql? = ENV.fetch('DATABASE_URL').start_with?('postgres')
@@ -90,8 +105,20 @@ module ActiveStorageSpecApp
     Object.const_get(name).migrate(:up)
   end
 
-  # Every file under the Disk service's folder.
+  # Every file the service holds: under the Disk service's folder, or the
+  # bucket's keys.
   def stored_files
+    return bucket.objects.map(&:key).sort if s3?
+
     Dir.glob(File.join(STORAGE, '**/*')).select { |path| File.file?(path) }
   end
+
+  # Empties the service: the Disk folder, or the bucket (made when missing).
+  def clear_storage!
+    return FileUtils.rm_rf(STORAGE) unless s3?
+
+    bucket.exists? ? bucket.objects.batch_delete! : bucket.create
+  end
+
+  def bucket = ActiveStorage::Blob.service.bucket
 end
