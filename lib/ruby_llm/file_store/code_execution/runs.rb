@@ -35,15 +35,15 @@ module RubyLLM
         def run_staged(lang, code_file, tmp, files)
           folder = File.join(tmp, 'files')
           Dir.mkdir(folder)
-          Staging.copy_in(store, folder, files)
+          versions = Staging.copy_in(store, folder, files)
           before = Snapshot.take(folder)
           outcome, mounts = execute(lang, code_file, folder, tmp)
           swept, trouble = sweep(before, mounts)
-          saved, unsaved, error = Staging.save(store, folder, swept.created + swept.changed)
+          saved, unsaved, error, conflicts = Staging.save(store, folder, swept.created + swept.changed, versions)
           kept = saved.map(&:path)
           result(lang, outcome, mounts, swept:, created: swept.created & kept, changed: swept.changed & kept,
-                                        deleted: [], unsaved: unsaved + budget_removed(swept), error:, trouble:,
-                                        files: saved)
+                                        deleted: [], unsaved: unsaved + budget_removed(swept), error:,
+                                        trouble: conflict_notes(conflicts, trouble), files: saved)
         end
 
         # What the run left, held to the run's budget. Whatever goes wrong
