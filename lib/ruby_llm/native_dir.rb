@@ -52,7 +52,9 @@ module RubyLLM
       @core.root
     end
 
-    # The total size of the files in bytes, and the cap (or nil).
+    # The bytes the folder holds, and the cap on them (or nil): every file
+    # counts, hidden ones and names the store leaves out too, since all take
+    # the disk the cap bounds (what run_code leaves in .cache, say).
     def total_size = @core.total_size
     def max_bytes = @core.max_bytes
 

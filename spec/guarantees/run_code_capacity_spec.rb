@@ -49,3 +49,55 @@ RSpec.describe 'Guarantee: max_bytes holds after a run, and the output comes bac
                                          'bad\\nname.bin, not�utf8.bin.')
   end
 end
+
+# Guarantee (issue #26, 8): max_bytes holds over many in-place runs and for
+# a run that grows a file. The old build counted the hidden files a run left
+# for that run only, left them out of total_size and the write check, and
+# did not check a run that only grew an existing file.
+RSpec.describe 'Guarantee: max_bytes holds over runs that leave hidden files and grow files', :native do
+  include_context 'with code execution'
+  include RunCodeHelper
+
+  let(:root) { File.join(@tmp, 'store') }
+  let(:cap) { 1024 * 1024 }
+  let(:store) { RubyLLM::NativeDir.new(root, max_bytes: cap) }
+
+  def total(root) = everything(root).select { |_, st| st.file? }.sum { |_, st| st.size }
+
+  def tool(name) = RubyLLM::FileStore::Tools.for(store).find { |t| t.name == name }
+
+  it 'counts what earlier runs left hidden, in later runs and in write_file' do
+    runner = shell_runner(store)
+    answers = (1..5).map do |n|
+      runner.tool.call('language' => 'shell', 'code' => "mkdir -p .cache && head -c 600000 /dev/zero > .cache/#{n}.bin")
+    end
+    expect(total(root)).to be <= cap
+    expect(answers.drop(1).map { |answer| answer[:unsaved_files] }).to eq((2..5).map { |n| [".cache/#{n}.bin"] })
+    expect(store.total_size).to eq(600_000)
+    answer = tool('write_file').call('path' => 'big.txt', 'content' => 'x' * 500_000)
+    expect(answer).to include(error: a_string_including('full'))
+    expect(total(root)).to be <= cap
+  end
+
+  it 'holds a run that grows an existing file to the cap, and names it' do
+    store.write('data.csv', "a\n" * 1000)
+    store.write('keep.txt', 'keep')
+    answer = shell_runner(store).tool.call('language' => 'shell',
+                                           'code' => "head -c 3000000 /dev/zero >> data.csv\necho done")
+    expect(answer).to include(stdout: "done\n", unsaved_files: ['data.csv'])
+    expect(answer[:files_error]).to include('data.csv grew past it')
+    expect(answer).not_to include(:changed)
+    expect(total(root)).to be <= cap
+    expect(store.read('keep.txt')).to eq('keep')
+  end
+
+  it 'removes what the run made before what it grew' do
+    store.write('data.csv', "a\n" * 1000)
+    answer = shell_runner(store).tool.call('language' => 'shell', 'code' => <<~SH)
+      head -c 100 /dev/zero >> data.csv
+      head -c 1100000 /dev/zero > made.bin
+    SH
+    expect(answer).to include(unsaved_files: ['made.bin'], changed: ['data.csv'])
+    expect(total(root)).to be <= cap
+  end
+end

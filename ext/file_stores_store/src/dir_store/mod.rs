@@ -363,20 +363,13 @@ impl DirStore {
         }
     }
 
-    /// The total size of the store's files.
+    /// The bytes the store's folder holds: every regular file in it,
+    /// hidden ones and names the store cannot show included (see `usage`),
+    /// which is what `max_bytes` caps.
     pub fn total_size(&self, cancel: &Cancel) -> Result<u64> {
         let root = open_folder(&*self.current_root(false)?, "", false)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, self.root.display().to_string()))?;
-        let sizes = crate::pool::install(|| {
-            Self::walk(
-                root,
-                String::new(),
-                cancel,
-                &|_, _, st| Ok(Some(st.st_size as u64)),
-                &mut Skipped::default(),
-            )
-        })?;
-        Ok(sizes.iter().sum())
+        usage::folder_bytes(root, cancel)
     }
 
     fn open_existing_folder(&self, folder: &str) -> Result<Option<OwnedFd>> {
@@ -716,4 +709,5 @@ fn remove_empty_tree(dir: &OwnedFd, name: &str) {
 mod tests;
 
 mod read_lines;
+mod usage;
 pub use read_lines::ReadLines;

@@ -18,7 +18,24 @@ module RubyLLM
                      stopped: stopped(outcome), stdout: outcome.stdout.to_s, stderr: outcome.stderr.to_s,
                      created:, changed:, deleted:, unsaved_files: unsaved, files_error: error,
                      shadowed_mounts: mounts.shadowed,
-                     notes: notes(outcome, mounts, changed, swept) + [trouble].compact, files:)
+                     notes: notes(outcome, mounts, changed, swept) + Array(trouble), files:)
+        end
+
+        CONFLICTS = {
+          changed: 'changed in the files while the code ran (another edit or write)',
+          deleted: 'deleted from the files while the code ran',
+          created: 'created in the files by someone else while the code ran'
+        }.freeze
+
+        # Files a staged run did not save because the store's file changed
+        # during the run: the store's version stays, and the model is told
+        # to redo its change on it. +trouble+: a note of the sweep, first.
+        def conflict_notes(conflicts, trouble)
+          [trouble].compact + conflicts.group_by(&:last).map do |why, rows|
+            paths = rows.map(&:first)
+            "#{paths.join(', ')}: #{CONFLICTS.fetch(why)}, so the run's version was not saved and the files keep " \
+              "theirs. Read #{paths.size == 1 ? 'it' : 'them'} again and make your change on what is there now."
+          end
         end
 
         def notes(outcome, mounts, changed, swept)

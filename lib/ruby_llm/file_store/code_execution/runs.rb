@@ -23,9 +23,10 @@ module RubyLLM
             [outcome, mounts, swept, *over_capacity(root, swept), trouble]
           end
           created = swept.created - unsaved
-          result(lang, outcome, mounts, swept:, created:, changed: swept.changed, deleted: swept.deleted,
+          changed = swept.changed - unsaved
+          result(lang, outcome, mounts, swept:, created:, changed:, deleted: swept.deleted,
                                         unsaved: unsaved + budget_removed(swept), error:, trouble:,
-                                        files: lazy_files(created + swept.changed))
+                                        files: lazy_files(created + changed))
         end
 
         def lazy_files(paths) = -> { paths.filter_map { |path| store[path] } }
@@ -35,15 +36,15 @@ module RubyLLM
         def run_staged(lang, code_file, tmp, files)
           folder = File.join(tmp, 'files')
           Dir.mkdir(folder)
-          Staging.copy_in(store, folder, files)
+          versions = Staging.copy_in(store, folder, files)
           before = Snapshot.take(folder)
           outcome, mounts = execute(lang, code_file, folder, tmp)
           swept, trouble = sweep(before, mounts)
-          saved, unsaved, error = Staging.save(store, folder, swept.created + swept.changed)
+          saved, unsaved, error, conflicts = Staging.save(store, folder, swept.created + swept.changed, versions)
           kept = saved.map(&:path)
           result(lang, outcome, mounts, swept:, created: swept.created & kept, changed: swept.changed & kept,
-                                        deleted: [], unsaved: unsaved + budget_removed(swept), error:, trouble:,
-                                        files: saved)
+                                        deleted: [], unsaved: unsaved + budget_removed(swept), error:,
+                                        trouble: conflict_notes(conflicts, trouble), files: saved)
         end
 
         # What the run left, held to the run's budget. Whatever goes wrong
@@ -94,25 +95,33 @@ module RubyLLM
           }.merge(lang.env)
         end
 
-        # A folder store with a cap: what the run created that does not fit
-        # (hidden files too, which the store's total leaves out) is removed,
-        # largest first, and named as unsaved.
+        # A folder store with a cap: when the folder holds more than the
+        # cap after the run (every file counts, hidden ones too: see
+        # NativeDir#total_size), what the run created is removed, largest
+        # first, and then what it grew, until the rest fits; each is named
+        # as unsaved.
         def over_capacity(root, swept)
           cap = store.respond_to?(:max_bytes) && store.max_bytes
-          total = cap && (swept.created.any? || swept.hidden.any?) ? store.total_size + swept.hidden_bytes : 0
+          touched = cap && (swept.created.any? || swept.changed.any? || swept.hidden.any?)
+          total = touched ? store.total_size : 0
           return [[], nil] unless cap && total > cap
 
           unsaved = remove_largest(root, swept, total - cap)
-          [unsaved, "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes."]
+          grown = unsaved & swept.changed
+          [unsaved, "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes." +
+            (grown.empty? ? '' : " #{grown.join(', ')} grew past it and so were removed, earlier content too.")]
         rescue StandardError => e
           [[], "The files the run left could not be held to the limit of #{cap} bytes: #{e.message}"]
         end
 
-        # Removes files the run created, largest first, until +excess+ bytes
-        # are gone; returns their paths.
+        # Removes files the run created (hidden ones too), largest first,
+        # then files it changed, until +excess+ bytes are gone; returns their
+        # paths. A changed file goes last: it was the model's before the run.
         def remove_largest(root, swept, excess)
-          candidates = swept.created.map { |path| [path, swept.sizes.fetch(path, 0)] } + swept.hidden
-          candidates.sort_by { |path, size| [-size, path] }.take_while do |path, size|
+          sized = ->(paths) { paths.map { |path| [path, swept.sizes.fetch(path, 0)] } }
+          largest = ->(rows) { rows.sort_by { |path, size| [-size, path] } }
+          candidates = largest.call(sized.call(swept.created) + swept.hidden) + largest.call(sized.call(swept.changed))
+          candidates.take_while do |path, size|
             next false unless excess.positive?
 
             FileStores::Native::RunTree.remove(root, path) # never through a link the run left behind

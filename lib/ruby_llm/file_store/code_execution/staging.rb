@@ -11,6 +11,11 @@ module RubyLLM
       # name copies everything in it), and what the run created or changed
       # is written back through the store's own write, so the store's limits
       # and locks apply. Deleting a copied file leaves it in the store.
+      #
+      # The run holds no lock on the store, so others may change it
+      # meanwhile: a file is written back only when the store's version is
+      # still the one the run started from (checked under the store's lock);
+      # else the store's stays and the run's is named as not saved.
       module Staging
         SHM = '/dev/shm'
         SCRATCH_IN_MEMORY = 32 * 1024 * 1024
@@ -37,15 +42,28 @@ module RubyLLM
           found.values.flatten.uniq(&:path)
         end
 
-        # Copies +files+ (StoredFiles of +store+) into +folder+.
+        # Copies +files+ (StoredFiles of +store+) into +folder+. Returns the
+        # store's versions the run starts from (path => Staging.version) of
+        # every file the store has, each copied file's taken just before its
+        # read: a write between the two makes the save keep the store's
+        # file, never lose it.
         def copy_in(store, folder, files)
+          versions = store.list.to_h { |file| [file.path, version(file)] }
           made = {}
           files.each do |file|
             full = File.join(folder, file.path)
             dir = File.dirname(full)
             made[dir] ||= FileUtils.mkdir_p(dir)
+            versions[file.path] = version(store[file.path])
             File.binwrite(full, store.read(file.path))
           end
+          versions
+        end
+
+        # What tells two versions of a stored file apart: its digest, else
+        # its size and time (nil: no file).
+        def version(file)
+          file && [file.digest, file.byte_size, (file.updated_at unless file.digest)]
         end
 
         # Where a run's temporary folder goes. A tmpfs (/dev/shm) makes and
@@ -65,23 +83,43 @@ module RubyLLM
           file ? [file] : store.list(path)
         end
 
-        # Writes the paths of +folder+ back to +store+. Returns [saved
-        # StoredFiles, unsaved paths, the store's message]. A file the store
-        # refuses, for whatever reason, is named unsaved: the run's output
-        # still comes back.
-        def save(store, folder, paths)
+        # Writes the paths of +folder+ back to +store+, each only if the
+        # store's file is still at the version in +versions+ (from copy_in).
+        # Returns [saved StoredFiles, unsaved paths, the store's message,
+        # conflicts: path => :changed, :deleted or :created, what happened to
+        # the store's file during the run]. A file the store refuses, for
+        # whatever reason, is named unsaved: the run's output still comes back.
+        def save(store, folder, paths, versions)
           saved = []
           unsaved = []
+          conflicts = {}
           error = nil
           paths.each do |path|
-            File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW) do |io|
-              saved << store.write(path, io)
-            end
+            outcome = save_one(store, folder, path, versions[path])
+            outcome.is_a?(Symbol) ? conflicts[path] = outcome : saved << outcome
+            unsaved << path if outcome.is_a?(Symbol)
           rescue StandardError => e
             unsaved << path
             error ||= e.message
           end
-          [saved, unsaved, error]
+          [saved, unsaved, error, conflicts]
+        end
+
+        # The StoredFile written, or what another writer did to +path+ since
+        # +expected+ (its version then), which keeps the store's file.
+        def save_one(store, folder, path, expected)
+          File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW) do |io|
+            store.with_lock do
+              now = version(store[path])
+              next store.write(path, io) if now == expected
+
+              if expected.nil? then :created
+              elsif now.nil? then :deleted
+              else
+                :changed
+              end
+            end
+          end
         end
       end
     end

@@ -9,12 +9,19 @@
 //! the id of the current fiber.
 //!
 //! Waiting never blocks uninterruptibly: it polls in short steps and gives up
-//! with `Cancelled` as soon as the [`Cancel`] flag is set. A forked child does
-//! not inherit its parent's hold: the lock notices the new process id and
-//! opens its own descriptor (a `flock` is shared by descriptors that a fork
-//! copied, so reusing it would not exclude the parent).
+//! with `Cancelled` as soon as the [`Cancel`] flag is set.
+//!
+//! A forked child neither inherits nor keeps its parent's hold. The
+//! descriptor is opened for each hold and closed when it ends, and while it
+//! is open `at_fork` closes its copy in any forked child (a `flock` is the
+//! open file description's, which a fork shares: a child holding a copy
+//! kept the folder locked after its parent was killed). The lock then
+//! notices the new process id and starts afresh, with a descriptor of its
+//! own.
 
-use std::os::fd::OwnedFd;
+mod at_fork;
+
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
 use std::time::Duration;
 
@@ -29,9 +36,46 @@ const POLL: Duration = Duration::from_millis(20);
 
 struct State {
     pid: u32,
+    /// The descriptor of the hold being taken or held, and its record for
+    /// forks (None when the table was full).
     fd: Option<OwnedFd>,
+    slot: Option<at_fork::Slot>,
     owner: Option<u64>,
     depth: u32,
+}
+
+impl State {
+    fn new() -> Self {
+        State {
+            pid: std::process::id(),
+            fd: None,
+            slot: None,
+            owner: None,
+            depth: 0,
+        }
+    }
+
+    /// Closes the hold's descriptor, which drops its `flock` if it had one.
+    /// The record goes first: a fork in between must not close in the
+    /// child a number the parent may have reused.
+    fn close(&mut self) {
+        drop(self.slot.take());
+        drop(self.fd.take());
+    }
+
+    /// In a forked child, the parent's state: the `at_fork` handler has
+    /// closed a recorded descriptor already, so it is forgotten, never
+    /// closed again; one the table could not record is this process's
+    /// copy, and is closed.
+    fn forget_parents(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            slot.forget();
+            if let Some(fd) = self.fd.take() {
+                std::mem::forget(fd);
+            }
+        }
+        *self = State::new();
+    }
 }
 
 /// A reentrant lock on a folder.
@@ -51,12 +95,7 @@ impl FolderLock {
     pub fn new(dir: &Path) -> Self {
         FolderLock {
             dir: dir.to_path_buf(),
-            state: Mutex::new(State {
-                pid: std::process::id(),
-                fd: None,
-                owner: None,
-                depth: 0,
-            }),
+            state: Mutex::new(State::new()),
             freed: Condvar::new(),
         }
     }
@@ -67,12 +106,7 @@ impl FolderLock {
         let pid = std::process::id();
         if st.pid != pid {
             // Forked: the parent's holds are not ours, nor is its descriptor.
-            *st = State {
-                pid,
-                fd: None,
-                owner: None,
-                depth: 0,
-            };
+            st.forget_parents();
         }
         if st.owner == Some(owner) {
             st.depth += 1;
@@ -84,29 +118,24 @@ impl FolderLock {
         }
         st.owner = Some(owner);
         st.depth = 1;
-        // A folder removed and made again is a new folder: lock that one.
-        if st
-            .fd
-            .as_ref()
-            .is_some_and(|fd| rustix::fs::fstat(fd).is_ok_and(|s| s.st_nlink == 0))
-        {
-            st.fd = None;
-        }
-        if st.fd.is_none() {
-            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            let opened = match open(&self.dir, flags, Mode::empty()) {
-                // The folder was removed: make it again, as its store does.
-                Err(Errno::NOENT) => std::fs::create_dir_all(&self.dir)
-                    .map_err(|e| Errno::from_io_error(&e).unwrap_or(Errno::NOENT))
-                    .and_then(|()| open(&self.dir, flags, Mode::empty())),
-                other => other,
-            };
-            match opened {
-                Ok(fd) => st.fd = Some(fd),
-                Err(e) => {
-                    self.abandon(&mut st);
-                    return Err(self.failed(e));
-                }
+        // Opened for this hold (a folder removed and made again is a new
+        // folder, and this locks that one), recorded for forks at once.
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let opened = match open(&self.dir, flags, Mode::empty()) {
+            // The folder was removed: make it again, as its store does.
+            Err(Errno::NOENT) => std::fs::create_dir_all(&self.dir)
+                .map_err(|e| Errno::from_io_error(&e).unwrap_or(Errno::NOENT))
+                .and_then(|()| open(&self.dir, flags, Mode::empty())),
+            other => other,
+        };
+        match opened {
+            Ok(fd) => {
+                st.slot = at_fork::Slot::record(fd.as_raw_fd());
+                st.fd = Some(fd);
+            }
+            Err(e) => {
+                self.abandon(&mut st);
+                return Err(self.failed(e));
             }
         }
         // Hold the in-process lock while waiting for other processes: threads
@@ -132,6 +161,7 @@ impl FolderLock {
     }
 
     fn abandon(&self, st: &mut State) {
+        st.close();
         st.owner = None;
         st.depth = 0;
         self.freed.notify_one();
@@ -147,8 +177,10 @@ impl FolderLock {
         st.depth -= 1;
         if st.depth == 0 {
             if let Some(fd) = st.fd.as_ref() {
-                // Unlocking a held flock cannot fail on a valid descriptor;
-                // closing would drop it too, so an error here loses nothing.
+                // Unlocked before the descriptor is closed, so a copy a fork
+                // made meanwhile holds nothing. Unlocking a held flock
+                // cannot fail on a valid descriptor; closing drops it too,
+                // so an error here loses nothing.
                 let _ = flock(fd, FlockOperation::Unlock);
             }
             self.abandon(&mut st);
@@ -160,6 +192,17 @@ impl FolderLock {
     pub fn held_by(&self, owner: u64) -> bool {
         let st = self.state.lock();
         st.owner == Some(owner) && st.pid == std::process::id()
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        let st = self.state.get_mut();
+        if st.pid == std::process::id() {
+            st.close();
+        } else {
+            st.forget_parents();
+        }
     }
 }
 
@@ -237,6 +280,50 @@ mod tests {
         assert!(b.acquire(2, &cancel).unwrap_err().is_cancelled());
         a.release(1);
         b.acquire(2, &Cancel::new()).unwrap();
+        assert!(b.release(2));
+    }
+
+    extern "C" {
+        fn fork() -> i32;
+        fn pause() -> i32;
+    }
+
+    #[test]
+    fn a_child_forked_during_a_hold_does_not_keep_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = FolderLock::new(dir.path());
+        a.acquire(1, &Cancel::new()).unwrap();
+        // SAFETY: the child makes only async-signal-safe calls (the fork
+        // handler's close, pause) until it is killed.
+        let pid = unsafe { fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            loop {
+                // SAFETY: async-signal-safe; the parent kills this process.
+                unsafe { pause() };
+            }
+        }
+        // The parent dies without unlocking: its descriptor closes.
+        {
+            let mut st = a.state.lock();
+            st.close();
+        }
+        let b = FolderLock::new(dir.path());
+        // Given up after 2 s, the child living all along.
+        let cancel = Arc::new(Cancel::new());
+        let timer = {
+            let cancel = cancel.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_secs(2));
+                cancel.cancel();
+            })
+        };
+        let taken = b.acquire(2, &cancel);
+        let child = rustix::process::Pid::from_raw(pid).unwrap();
+        rustix::process::kill_process(child, rustix::process::Signal::KILL).unwrap();
+        rustix::process::waitpid(Some(child), rustix::process::WaitOptions::empty()).unwrap();
+        timer.join().unwrap();
+        taken.expect("the child kept the lock its parent had");
         assert!(b.release(2));
     }
 }
