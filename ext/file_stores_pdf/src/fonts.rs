@@ -12,13 +12,10 @@ use std::collections::HashMap;
 use lopdf::{Dictionary, Document, Object};
 
 use crate::cjk::Collection;
+use crate::cmap::{parse_codespace, parse_to_unicode, MAX_RANGE};
 use crate::embedded::GlyphText;
 use crate::filters::{self, Budget};
 use crate::legacy::Legacy;
-
-/// The most codes one ToUnicode range may map, so a hostile map cannot ask
-/// for billions of entries.
-const MAX_RANGE: u32 = 1 << 16;
 
 /// The most bytes a font program or ToUnicode map may decode to.
 const MAX_FONT_BYTES: usize = 16 << 20;
@@ -109,7 +106,7 @@ impl Font {
         let to_unicode = get(doc, dict, b"ToUnicode")
             .and_then(|o| o.as_stream().ok())
             .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok())
-            .map(|bytes| parse_to_unicode(&bytes))
+            .map(|bytes| parse_to_unicode(&bytes, &|| budget.check().is_err()))
             .unwrap_or_default();
         let codespace = if two_byte {
             match get(doc, dict, b"Encoding") {
@@ -287,34 +284,43 @@ impl Font {
         }
     }
 
-    /// Splits a shown string into glyph codes: `(code, is a single byte 32)`.
-    pub fn codes(&self, bytes: &[u8]) -> Vec<(u32, bool)> {
-        let mut out = Vec::with_capacity(bytes.len());
-        let mut i = 0;
-        while i < bytes.len() {
-            let rest = &bytes[i..];
-            let len = if !self.two_byte {
-                1
-            } else if let Some(legacy) = self.legacy {
-                legacy.code_len(rest[0])
-            } else if self.codespace.is_empty() {
-                2
-            } else {
-                self.codespace
-                    .iter()
-                    .find(|(lo, hi)| {
-                        rest.len() >= lo.len()
-                            && (0..lo.len()).all(|k| (lo[k]..=hi[k]).contains(&rest[k]))
-                    })
-                    .map_or(1, |(lo, _)| lo.len())
-            };
-            let code = rest[..len.min(rest.len())]
-                .iter()
-                .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
-            out.push((code, len == 1 && rest[0] == 32));
-            i += len;
+    /// Splits a shown string into glyph codes: `(code, is a single byte 32)`,
+    /// one at a time (a shown string can hold millions).
+    pub fn codes<'f, 'b>(&'f self, bytes: &'b [u8]) -> Codes<'f, 'b> {
+        Codes {
+            font: self,
+            bytes,
+            at: 0,
         }
-        out
+    }
+
+    /// How many bytes the code at the start of `rest` takes.
+    fn code_len(&self, rest: &[u8]) -> usize {
+        if !self.two_byte {
+            1
+        } else if let Some(legacy) = self.legacy {
+            legacy.code_len(rest[0])
+        } else if self.codespace.is_empty() {
+            2
+        } else {
+            self.codespace
+                .iter()
+                .find(|(lo, hi)| {
+                    rest.len() >= lo.len()
+                        && (0..lo.len()).all(|k| (lo[k]..=hi[k]).contains(&rest[k]))
+                })
+                .map_or(1, |(lo, _)| lo.len())
+        }
+    }
+
+    /// Roughly the bytes this font's tables hold in memory (its ToUnicode
+    /// map, widths and embedded glyph text), which the interpreter bounds
+    /// for the whole document.
+    pub fn footprint(&self) -> usize {
+        const ENTRY: usize = 48;
+        let map: usize = self.to_unicode.values().map(|t| ENTRY + t.len()).sum();
+        let embedded = self.embedded.as_ref().map_or(0, GlyphText::footprint);
+        map + self.widths.len() * 16 + embedded + self.simple.len() * 32
     }
 
     /// Appends the text of `code` to `out`.
@@ -365,6 +371,27 @@ impl Font {
             .copied()
             .unwrap_or(self.default_width)
             * self.scale
+    }
+}
+
+/// The glyph codes of a shown string ([`Font::codes`]).
+pub struct Codes<'f, 'b> {
+    font: &'f Font,
+    bytes: &'b [u8],
+    at: usize,
+}
+
+impl Iterator for Codes<'_, '_> {
+    type Item = (u32, bool);
+
+    fn next(&mut self) -> Option<(u32, bool)> {
+        let rest = self.bytes.get(self.at..).filter(|r| !r.is_empty())?;
+        let len = self.font.code_len(rest).max(1);
+        let code = rest[..len.min(rest.len())]
+            .iter()
+            .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
+        self.at += len;
+        Some((code, len == 1 && rest[0] == 32))
     }
 }
 
@@ -619,174 +646,6 @@ fn accented(name: &str) -> Option<String> {
     None
 }
 
-/// Reads a ToUnicode CMap's `bfchar` and `bfrange` sections.
-pub fn parse_to_unicode(bytes: &[u8]) -> HashMap<u32, String> {
-    let mut map = HashMap::new();
-    let tokens = tokenize(bytes);
-    let mut i = 0;
-    let mut mode = "";
-    while i < tokens.len() {
-        match &tokens[i] {
-            Tok::Word(w) if w == "beginbfchar" || w == "beginbfrange" => {
-                mode = if w == "beginbfchar" { "char" } else { "range" };
-                i += 1;
-            }
-            Tok::Word(w) if w.starts_with("end") => {
-                mode = "";
-                i += 1;
-            }
-            Tok::Hex(src) if mode == "char" => {
-                if let Some(Tok::Hex(dst)) = tokens.get(i + 1) {
-                    map.insert(code_of(src), utf16_text(dst));
-                }
-                i += 2;
-            }
-            Tok::Hex(lo) if mode == "range" => {
-                let (lo, hi) = match tokens.get(i + 1) {
-                    Some(Tok::Hex(hi)) => (code_of(lo), code_of(hi)),
-                    _ => {
-                        i += 1;
-                        continue;
-                    }
-                };
-                let hi = hi.min(lo.saturating_add(MAX_RANGE));
-                match tokens.get(i + 2) {
-                    Some(Tok::Hex(dst)) => {
-                        let mut units: Vec<u16> = dst
-                            .chunks(2)
-                            .map(|c| (u16::from(c[0]) << 8) | u16::from(*c.get(1).unwrap_or(&0)))
-                            .collect();
-                        for code in lo..=hi {
-                            map.insert(code, String::from_utf16_lossy(&units));
-                            if let Some(last) = units.last_mut() {
-                                *last = last.wrapping_add(1);
-                            }
-                        }
-                        i += 3;
-                    }
-                    Some(Tok::Array(items)) => {
-                        for (k, dst) in items.iter().enumerate() {
-                            let code = lo.saturating_add(k as u32);
-                            if code > hi {
-                                break;
-                            }
-                            map.insert(code, utf16_text(dst));
-                        }
-                        i += 3;
-                    }
-                    _ => i += 2,
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    map
-}
-
-/// The codespace ranges of a CMap: low and high bytes of equal lengths,
-/// 1 to 4 bytes.
-fn parse_codespace(bytes: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    let tokens = tokenize(bytes);
-    let mut out = Vec::new();
-    let mut inside = false;
-    let mut i = 0;
-    while i < tokens.len() && out.len() < 256 {
-        match &tokens[i] {
-            Tok::Word(w) if w == "begincodespacerange" => inside = true,
-            Tok::Word(w) if w == "endcodespacerange" => inside = false,
-            Tok::Hex(lo) if inside => {
-                if let Some(Tok::Hex(hi)) = tokens.get(i + 1) {
-                    if lo.len() == hi.len() && (1..=4).contains(&lo.len()) {
-                        out.push((lo.clone(), hi.clone()));
-                    }
-                    i += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-enum Tok {
-    Hex(Vec<u8>),
-    Array(Vec<Vec<u8>>),
-    Word(String),
-}
-
-fn code_of(bytes: &[u8]) -> u32 {
-    bytes
-        .iter()
-        .take(4)
-        .fold(0u32, |acc, b| (acc << 8) | u32::from(*b))
-}
-
-fn utf16_text(bytes: &[u8]) -> String {
-    let units: Vec<u16> = bytes
-        .chunks(2)
-        .map(|c| (u16::from(c[0]) << 8) | u16::from(*c.get(1).unwrap_or(&0)))
-        .collect();
-    String::from_utf16_lossy(&units)
-}
-
-fn tokenize(bytes: &[u8]) -> Vec<Tok> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut array: Option<Vec<Vec<u8>>> = None;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'<' && bytes.get(i + 1) != Some(&b'<') {
-            let end = bytes[i..]
-                .iter()
-                .position(|&c| c == b'>')
-                .map_or(bytes.len(), |p| i + p);
-            let hex: Vec<u8> = bytes[i + 1..end]
-                .iter()
-                .copied()
-                .filter(u8::is_ascii_hexdigit)
-                .collect();
-            let decoded: Vec<u8> = hex
-                .chunks(2)
-                .map(|c| {
-                    let s = std::str::from_utf8(c).unwrap_or("0");
-                    let v = u8::from_str_radix(s, 16).unwrap_or(0);
-                    if c.len() == 1 {
-                        v << 4
-                    } else {
-                        v
-                    }
-                })
-                .collect();
-            match array.as_mut() {
-                Some(a) => a.push(decoded),
-                None => out.push(Tok::Hex(decoded)),
-            }
-            i = end + 1;
-        } else if b == b'[' {
-            array = Some(Vec::new());
-            i += 1;
-        } else if b == b']' {
-            if let Some(a) = array.take() {
-                out.push(Tok::Array(a));
-            }
-            i += 1;
-        } else if b.is_ascii_alphabetic() {
-            let end = bytes[i..]
-                .iter()
-                .position(|c| !c.is_ascii_alphanumeric())
-                .map_or(bytes.len(), |p| i + p);
-            out.push(Tok::Word(
-                String::from_utf8_lossy(&bytes[i..end]).into_owned(),
-            ));
-            i = end;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 impl Font {
     fn test_type0() -> Font {
@@ -811,22 +670,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_bfchar_and_bfrange() {
-        let cmap = b"1 beginbfchar <0003> <0041> endbfchar 2 beginbfrange <0010> <0012> <0061> <0020> <0021> [<00660069> <0042>] endbfrange";
-        let map = parse_to_unicode(cmap);
-        assert_eq!(map[&3], "A");
-        assert_eq!(map[&0x11], "b");
-        assert_eq!(map[&0x20], "fi");
-        assert_eq!(map[&0x21], "B");
-    }
-
-    #[test]
-    fn bounds_a_hostile_range() {
-        let map = parse_to_unicode(b"beginbfrange <00000000> <ffffffff> <0041> endbfrange");
-        assert_eq!(map.len() as u32, MAX_RANGE + 1);
-    }
-
-    #[test]
     fn splits_codes_by_codespace() {
         let cmap = b"2 begincodespacerange <00> <80> <8140> <9ffc> endcodespacerange";
         let font = Font {
@@ -834,7 +677,7 @@ mod tests {
             ..Font::test_type0()
         };
         assert_eq!(
-            font.codes(b"A \x81\x40B"),
+            font.codes(b"A \x81\x40B").collect::<Vec<_>>(),
             [(0x41, false), (0x20, true), (0x8140, false), (0x42, false)]
         );
     }

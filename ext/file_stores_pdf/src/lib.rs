@@ -28,12 +28,14 @@
 //! depends on nothing of the gem's: the caller passes the cancel check.
 
 pub mod cjk;
+pub mod cmap;
 pub mod content;
 pub mod embedded;
 pub mod filters;
 pub mod fonts;
 pub mod legacy;
 pub mod load;
+pub mod pages;
 pub mod text;
 
 /// Bounds on the work for one file.
@@ -159,7 +161,7 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
     }
     let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
     let mut interpreter = text::Interpreter::new(&doc, &bytes[start..], limits, cancelled);
-    let page_ids: Vec<_> = doc.page_iter().collect();
+    let page_ids = pages::page_ids(&doc, cancelled)?;
     if page_ids.is_empty() {
         return Err(Error::Broken("it has no pages".into()));
     }

@@ -3,8 +3,18 @@
 //! `Ts`), places each glyph of `Tj`, `TJ`, `'` and `"` on the page, and
 //! enters forms (`Do`) with their own resources. `Line` turns the placed
 //! glyphs into words and lines.
+//!
+//! Work is counted where it happens: each glyph shown and each annotation
+//! counts as an operator against [`Limits::max_operations`] (one `Tj` can
+//! hold tens of millions of glyphs), with the cancel flag asked every few
+//! thousand; the text limit is checked as each character is appended (one
+//! glyph's text can be long, a field's value a megabyte); an annotation
+//! listed again on a page is shown once; and the fonts' tables together are
+//! bounded ([`MAX_FONT_TABLES`]). Positions are in f64, as poppler and
+//! pdf.js compute them: in f32 a sentence at x = 1e9 moved back by the CTM
+//! lands its glyphs on a few positions and reads "Pay the invoc u s".
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
@@ -13,7 +23,14 @@ use crate::filters::Budget;
 use crate::fonts::Font;
 use crate::{Error, Limits, Result};
 
-type Matrix = [f32; 6];
+/// The most bytes the fonts of one document may hold in memory (ToUnicode
+/// maps, widths, embedded glyph text), all together.
+pub const MAX_FONT_TABLES: usize = 256 << 20;
+
+/// How often (in operators, glyphs or annotations) the cancel flag is asked.
+const CHECK_EVERY: u64 = 4096;
+
+type Matrix = [f64; 6];
 const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
 
 fn mul(m: &Matrix, n: &Matrix) -> Matrix {
@@ -27,10 +44,10 @@ fn mul(m: &Matrix, n: &Matrix) -> Matrix {
     ]
 }
 
-fn num(o: Option<&Object>) -> f32 {
+fn num(o: Option<&Object>) -> f64 {
     match o {
-        Some(Object::Integer(i)) => *i as f32,
-        Some(Object::Real(r)) if r.is_finite() => *r,
+        Some(Object::Integer(i)) => *i as f64,
+        Some(Object::Real(r)) if r.is_finite() => f64::from(*r),
         _ => 0.0,
     }
 }
@@ -39,37 +56,59 @@ fn num(o: Option<&Object>) -> f32 {
 struct State {
     ctm: Matrix,
     font: Option<Rc<Font>>,
-    size: f32,
-    char_space: f32,
-    word_space: f32,
-    scale: f32,
-    leading: f32,
-    rise: f32,
+    size: f64,
+    char_space: f64,
+    word_space: f64,
+    scale: f64,
+    leading: f64,
+    rise: f64,
 }
 
-/// Glyphs to words and lines.
-#[derive(Default)]
+/// Glyphs to words and lines, at most `room` bytes of them.
 struct Line {
     out: String,
     /// Where the last glyph ended, its direction and its size.
-    last: Option<([f32; 2], [f32; 2], f32)>,
+    last: Option<([f64; 2], [f64; 2], f64)>,
     /// The latest glyphs' starts and text, to drop one drawn again on top
     /// of itself (fake bold, shadows).
-    recent: std::collections::VecDeque<([f32; 2], String)>,
+    recent: std::collections::VecDeque<([f64; 2], String)>,
+    /// The most bytes `out` may hold: what the text limit leaves.
+    room: usize,
+    /// A character did not fit in `room`.
+    full: bool,
 }
 
 /// How many glyphs back a repeat is looked for.
 const RECENT: usize = 96;
 
 impl Line {
-    fn glyph(&mut self, start: [f32; 2], end: [f32; 2], size: f32, text: &str) {
+    fn new(room: usize) -> Self {
+        Line {
+            out: String::new(),
+            last: None,
+            recent: Default::default(),
+            room,
+            full: false,
+        }
+    }
+
+    /// Appends `c` if it fits in `room`.
+    fn push(&mut self, c: char) {
+        if self.out.len() + c.len_utf8() > self.room {
+            self.full = true;
+        } else {
+            self.out.push(c);
+        }
+    }
+
+    fn glyph(&mut self, start: [f64; 2], end: [f64; 2], size: f64, text: &str) {
         if text.trim().is_empty() {
             self.space();
             return;
         }
         let near = 0.1 * size.max(1e-3);
         if self.recent.iter().any(|(p, t)| {
-            t == text && (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near
+            (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near && t == text
         }) {
             return;
         }
@@ -101,7 +140,7 @@ impl Line {
             if c.is_whitespace() {
                 self.space();
             } else if !c.is_control() {
-                self.out.push(c);
+                self.push(c);
             }
         }
         self.last = Some((end, dir, size));
@@ -109,7 +148,7 @@ impl Line {
 
     fn space(&mut self) {
         if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
-            self.out.push(' ');
+            self.push(' ');
         }
     }
 
@@ -118,7 +157,7 @@ impl Line {
             self.out.pop();
         }
         if !self.out.is_empty() && !self.out.ends_with('\n') {
-            self.out.push('\n');
+            self.push('\n');
         }
     }
 }
@@ -133,6 +172,8 @@ pub struct Interpreter<'a> {
     operations: u64,
     text_bytes: usize,
     fonts: HashMap<usize, Rc<Font>>,
+    /// The bytes the loaded fonts hold ([`Font::footprint`]).
+    font_bytes: usize,
     budget: Budget<'a>,
 }
 
@@ -151,6 +192,7 @@ impl<'a> Interpreter<'a> {
             operations: 0,
             text_bytes: 0,
             fonts: HashMap::new(),
+            font_bytes: 0,
             budget: Budget::new(limits.max_decoded_bytes, cancelled),
         }
     }
@@ -158,8 +200,12 @@ impl<'a> Interpreter<'a> {
     /// The text of the page `id`.
     pub fn page(&mut self, id: ObjectId) -> Result<String> {
         let doc = self.doc;
+        if (self.cancelled)() {
+            return Err(Error::Cancelled);
+        }
         let resources = page_resources(doc, id);
-        let mut line = Line::default();
+        let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
+        let mut line = Line::new(room);
         let mut bytes = Vec::new();
         for stream_id in doc.get_page_contents(id) {
             if let Ok(Object::Stream(s)) = doc.get_object(stream_id) {
@@ -170,14 +216,38 @@ impl<'a> Interpreter<'a> {
         let mut forms = Vec::new();
         self.run(bytes, resources, IDENTITY, 0, &mut forms, &mut line)?;
         self.annotations(id, resources, &mut line)?;
+        self.text_room(&line)?;
         self.text_bytes += line.out.len();
-        if self.text_bytes > self.limits.max_text_bytes {
+        Ok(join_hyphenated(&line.out))
+    }
+
+    /// Err once the page's text has outgrown what the text limit leaves.
+    fn text_room(&self, line: &Line) -> Result<()> {
+        if line.full {
             return Err(Error::TooLarge(format!(
                 "more than {} bytes of text",
                 self.limits.max_text_bytes
             )));
         }
-        Ok(join_hyphenated(&line.out))
+        Ok(())
+    }
+
+    /// Counts `n` units of work (glyphs, annotations) as operators, asking
+    /// the cancel flag each time the count passes a multiple of
+    /// [`CHECK_EVERY`].
+    fn work(&mut self, n: u64) -> Result<()> {
+        let before = self.operations;
+        self.operations = before.saturating_add(n);
+        if self.operations > self.limits.max_operations {
+            return Err(Error::TooLarge(format!(
+                "more than {} operators, glyphs and annotations",
+                self.limits.max_operations
+            )));
+        }
+        if before / CHECK_EVERY != self.operations / CHECK_EVERY && (self.cancelled)() {
+            return Err(Error::Cancelled);
+        }
+        Ok(())
     }
 
     /// A stream's content, decoded within the limit.
@@ -199,17 +269,30 @@ impl<'a> Interpreter<'a> {
         crate::filters::decoded(s, self.limits.max_stream_bytes, &self.budget)
     }
 
-    fn font(&mut self, resources: Option<&Dictionary>, name: &[u8]) -> Option<Rc<Font>> {
+    /// The font `name` of `resources`, loaded once per document; Err once
+    /// the fonts loaded hold more than [`MAX_FONT_TABLES`].
+    fn font(&mut self, resources: Option<&Dictionary>, name: &[u8]) -> Result<Option<Rc<Font>>> {
         let doc = self.doc;
-        let fonts = resources.and_then(|r| sub_dict(doc, r, b"Font"))?;
-        let dict = sub_dict(doc, fonts, name)?;
+        let Some(dict) = resources
+            .and_then(|r| sub_dict(doc, r, b"Font"))
+            .and_then(|fonts| sub_dict(doc, fonts, name))
+        else {
+            return Ok(None);
+        };
         let key = dict as *const Dictionary as usize;
-        Some(
-            self.fonts
-                .entry(key)
-                .or_insert_with(|| Rc::new(Font::load(doc, dict, &self.budget)))
-                .clone(),
-        )
+        if let Some(font) = self.fonts.get(&key) {
+            return Ok(Some(font.clone()));
+        }
+        let font = Rc::new(Font::load(doc, dict, &self.budget));
+        self.budget.check()?;
+        self.font_bytes = self.font_bytes.saturating_add(font.footprint());
+        if self.font_bytes > MAX_FONT_TABLES {
+            return Err(Error::TooLarge(format!(
+                "its fonts' tables take more than {MAX_FONT_TABLES} bytes"
+            )));
+        }
+        self.fonts.insert(key, font.clone());
+        Ok(Some(font))
     }
 
     fn run(
@@ -277,10 +360,10 @@ impl<'a> Interpreter<'a> {
                     tlm = IDENTITY;
                 }
                 "Tf" => {
-                    state.font = a
-                        .first()
-                        .and_then(|n| n.as_name().ok())
-                        .and_then(|n| self.font(resources, n));
+                    state.font = match a.first().and_then(|n| n.as_name().ok()) {
+                        Some(n) => self.font(resources, n)?,
+                        None => None,
+                    };
                     state.size = num(a.get(1));
                 }
                 "Tc" => state.char_space = num(a.first()),
@@ -330,7 +413,9 @@ impl<'a> Interpreter<'a> {
                     };
                     for item in items {
                         match item {
-                            Object::String(bytes, _) => show(&font, &state, &mut tm, bytes, line),
+                            Object::String(bytes, _) => {
+                                self.show(&font, &state, &mut tm, bytes, line)?
+                            }
                             o => {
                                 let tx = -num(Some(o)) / 1000.0 * state.size * state.scale;
                                 tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], &tm);
@@ -348,6 +433,49 @@ impl<'a> Interpreter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Places each glyph of `bytes` and moves the text matrix past it; each
+    /// glyph counts as an operator, and the text limit holds within one.
+    fn show(
+        &mut self,
+        font: &Font,
+        state: &State,
+        tm: &mut Matrix,
+        bytes: &[u8],
+        line: &mut Line,
+    ) -> Result<()> {
+        let mut text = String::new();
+        for (code, is_space) in font.codes(bytes) {
+            self.work(1)?;
+            self.text_room(line)?;
+            let trm = mul(
+                &mul(
+                    &[
+                        state.size * state.scale,
+                        0.0,
+                        0.0,
+                        state.size,
+                        0.0,
+                        state.rise,
+                    ],
+                    tm,
+                ),
+                &state.ctm,
+            );
+            let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
+            text.clear();
+            font.decode(code, &mut text);
+            let mut tx = f64::from(font.width(code)) * state.size + state.char_space;
+            if is_space {
+                tx += state.word_space;
+            }
+            tx *= state.scale;
+            *tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], tm);
+            let end = mul(&mul(&[1.0, 0.0, 0.0, 1.0, 0.0, state.rise], tm), &state.ctm);
+            line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
+        }
+        self.text_room(line)
     }
 
     fn form(
@@ -426,8 +554,12 @@ impl<'a> Interpreter<'a> {
             Ok(Object::Array(a)) => Some(a),
             _ => None,
         };
+        // An annotation listed again is shown once.
+        let mut shown = HashSet::new();
         for annot in annots.into_iter().flatten().take(10_000) {
+            self.work(1)?;
             let annot = match annot {
+                Object::Reference(id) if !shown.insert(*id) => None,
                 Object::Reference(id) => doc.get_dictionary(*id).ok(),
                 Object::Dictionary(d) => Some(d),
                 _ => None,
@@ -451,10 +583,14 @@ impl<'a> Interpreter<'a> {
                         if c.is_whitespace() {
                             line.space();
                         } else {
-                            line.out.push(c);
+                            line.push(c);
+                        }
+                        if line.full {
+                            break;
                         }
                     }
                     line.newline();
+                    self.text_room(line)?;
                 }
                 continue;
             };
@@ -580,38 +716,6 @@ fn join_hyphenated(text: &str) -> String {
     out
 }
 
-/// Places each glyph of `bytes` and moves the text matrix past it.
-fn show(font: &Font, state: &State, tm: &mut Matrix, bytes: &[u8], line: &mut Line) {
-    let mut text = String::new();
-    for (code, is_space) in font.codes(bytes) {
-        let trm = mul(
-            &mul(
-                &[
-                    state.size * state.scale,
-                    0.0,
-                    0.0,
-                    state.size,
-                    0.0,
-                    state.rise,
-                ],
-                tm,
-            ),
-            &state.ctm,
-        );
-        let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
-        text.clear();
-        font.decode(code, &mut text);
-        let mut tx = font.width(code) * state.size + state.char_space;
-        if is_space {
-            tx += state.word_space;
-        }
-        tx *= state.scale;
-        *tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], tm);
-        let end = mul(&mul(&[1.0, 0.0, 0.0, 1.0, 0.0, state.rise], tm), &state.ctm);
-        line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
-    }
-}
-
 fn sub_dict<'d>(doc: &'d Document, dict: &'d Dictionary, key: &[u8]) -> Option<&'d Dictionary> {
     match dict.get(key).ok()? {
         Object::Reference(id) => doc.get_dictionary(*id).ok(),
@@ -649,11 +753,28 @@ mod tests {
 
     #[test]
     fn breaks_words_and_lines_by_position() {
-        let mut line = Line::default();
+        let mut line = Line::new(usize::MAX);
         line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "a");
         line.glyph([5.0, 0.0], [10.0, 0.0], 10.0, "b");
         line.glyph([13.0, 0.0], [18.0, 0.0], 10.0, "c");
         line.glyph([0.0, -12.0], [5.0, -12.0], 10.0, "d");
         assert_eq!(line.out, "ab c\nd");
+    }
+
+    #[test]
+    fn stops_appending_at_the_room_the_text_limit_leaves() {
+        let mut line = Line::new(3);
+        line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "abcdef");
+        assert_eq!(line.out, "abc");
+        assert!(line.full);
+    }
+
+    #[test]
+    fn keeps_glyphs_far_from_the_origin_apart() {
+        // In f32, 1e9 + 5 and 1e9 + 10 are one number.
+        let ctm = [1.0, 0.0, 0.0, 1.0, -1e9, 0.0];
+        let a = mul(&[1.0, 0.0, 0.0, 1.0, 1e9 + 5.0, 0.0], &ctm);
+        let b = mul(&[1.0, 0.0, 0.0, 1.0, 1e9 + 10.0, 0.0], &ctm);
+        assert_eq!((a[4], b[4]), (5.0, 10.0));
     }
 }

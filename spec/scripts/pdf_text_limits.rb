@@ -1,0 +1,81 @@
+# frozen_string_literal: true
+
+# Run by spec/guarantees/pdf_text_limits_spec.rb in a fresh Ruby, one case
+# per process: builds a crafted PDF whose fonts, text, annotations, page
+# tree or coordinates are hostile (PdfTextFixtures), converts it with
+# Converters::PdfText in a thread, and prints one JSON line with the result
+# or the error, the seconds it took and the peak resident memory (VmHWM,
+# MB). The process may use 30 s of CPU: a conversion that spins past that is
+# killed (SIGXCPU) and the case fails.
+#
+#   ruby spec/scripts/pdf_text_limits.rb long_destination
+#   ruby spec/scripts/pdf_text_limits.rb truetype_groups 1   # within Timeout.timeout(1)
+
+$LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
+require 'ruby_llm/file_stores/native'
+require 'json'
+require 'timeout'
+require_relative '../ruby_llm/file_store/converters/pdf_text_fixtures'
+
+Process.setrlimit(:CPU, 30)
+include PdfTextFixtures # rubocop:disable Style/MixinUsage
+
+def peak_mb = File.read('/proc/self/status')[/VmHWM:\s+(\d+)/, 1].to_i / 1024
+
+CASES = {
+  # One range of 65,536 codes whose destination is 65,536 UTF-16 units.
+  'long_destination' => -> { pdf_with_to_unicode(bfrange_cmap(["<0000> <FFFF> <#{'0041' * 65_536}>"])) },
+  # 1,000 ranges of 65,536 four-byte codes each.
+  'many_full_ranges' => lambda {
+    pdf_with_to_unicode(bfrange_cmap(Array.new(1000) { |i| format('<%<i>04X0000> <%<i>04XFFFF> <0041>', i:) }))
+  },
+  # One Tj of 10 M codes, each mapped to 200 letters.
+  'huge_show' => lambda {
+    pdf_with_to_unicode(bfrange_cmap(["<00> <FF> <#{'0041' * 200}>"]),
+                        content: "BT /F1 12 Tf 72 720 Td <#{'41' * 10_000_000}> Tj ET\n")
+  },
+  # One Tj of 60 M codes, each the letter A drawn with no width: every
+  # glyph but the first falls on the first and is dropped, so no text grows.
+  'huge_show_in_place' => lambda {
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 0 /LastChar 0 /Widths [0] ' \
+           '/ToUnicode 6 0 R >>'
+    cmap = pdf_stream(bfrange_cmap(['<00> <00> <0041>']))
+    text_pdf("BT /F1 12 Tf 72 720 Td (#{"\0" * 60_000_000}) Tj ET\n", font:, deflate: true, extra: [cmap])
+  },
+  'repeated_field' => -> { pdf_with_repeated_field(value_bytes: 1 << 20, times: 10_000) },
+  'truetype_groups' => lambda {
+    pdf_with_truetype(TruetypeFixture.font(glyphs: 100,
+                                           cmap: TruetypeFixture.format12_cmap(Array.new(400) { [0, 0xFFFF_FFFF, 0] })))
+  },
+  # 65,535 glyphs named in the post table; codes 32..126 are glyphs 32..126
+  # (a symbolic (3,0) cmap), named for their letters.
+  'truetype_post_names' => lambda {
+    names = Array.new(65_535) { |i| (65..90).cover?(i) || (97..122).cover?(i) ? i.chr : 'a' }
+    names[32] = 'space'
+    cmap = TruetypeFixture.cmap([[3, 0, TruetypeFixture.format6(32, (32..126).to_a)]])
+    pdf_with_truetype(TruetypeFixture.font(glyphs: 65_535, cmap:, post: TruetypeFixture.post_v2(names)),
+                      text: 'Read the glyph names')
+  },
+  'repeated_page' => -> { pdf_with_repeated_page(times: 100_000, annotations: 10_000) },
+  'page_tree_cycle' => -> { pdf_with_page_tree_cycle('The first page of two.', 'The second page, after the cycle.') },
+  # A sentence at x = 1e9, moved back by the CTM.
+  'far_coordinates' => lambda {
+    text_pdf('q 1 0 0 1 -1000000000 0 cm BT /F1 12 Tf 1000000072 720 Td ' \
+             "(Pay the invoice within thirty days.) Tj ET Q\n")
+  }
+}.freeze
+
+bytes = CASES.fetch(ARGV[0]).call
+input = RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: "#{ARGV[0]}.pdf",
+                                                  mime_type: 'application/pdf', path: "#{ARGV[0]}.pdf")
+# A second argument is a Timeout, in seconds, around the conversion.
+limit = ARGV[1]&.to_f
+started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+convert = proc { RubyLLM::FileStore::Converters::PdfText.call(input) }
+outcome = Thread.new do
+  { result: limit ? Timeout.timeout(limit, &convert) : convert.call }
+rescue RubyLLM::FileStore::ConversionError, Timeout::Error => e
+  { error: "#{e.class}: #{e.message}" }
+end.value
+seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+puts JSON.generate(outcome.merge(peak_mb:, seconds:, bytes: bytes.bytesize))
