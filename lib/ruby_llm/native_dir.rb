@@ -74,13 +74,13 @@ module RubyLLM
       @core.read(FileStore.path(path))
     end
 
-    # A window of the text file at +path+, read in chunks in Rust: only the
-    # lines shown are kept, the rest counted and hashed, so a file of any
-    # size pages in a few megabytes. See RubyLLM::FileStore#read_lines.
+    # A window of the text file at +path+, read in chunks in Rust (UTF-16
+    # transcoded as it is read): only the lines shown are kept, the rest
+    # counted and hashed, so a file of any size pages in a few megabytes.
+    # See RubyLLM::FileStore#read_lines.
     def read_lines(path, offset: 1, limit: nil, max_chars: nil)
       FileStore::LineWindow.check_arguments(offset, limit, max_chars)
-      # nil for UTF-16 with a BOM, which is transcoded whole.
-      @core.read_lines(FileStore.path(path), offset:, limit:, max_chars:) || super
+      @core.read_lines(FileStore.path(path), offset:, limit:, max_chars:)
     end
 
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
