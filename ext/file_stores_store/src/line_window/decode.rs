@@ -8,7 +8,8 @@
 //! UTF-8 with a leading UTF-8 mark dropped. Transcoding replaces what Ruby's
 //! `encode(invalid: :replace, undef: :replace)` replaces, with U+FFFD: a
 //! surrogate without its pair, one at a time, and an incomplete sequence at
-//! the end (an odd byte, a high surrogate, or both) once. Invalid UTF-8 is
+//! the end (an odd byte, a high surrogate, or both) once (twice for a
+//! big-endian high surrogate and a byte that cannot begin its pair). Invalid UTF-8 is
 //! left to the builder, which replaces it line by line.
 
 use super::WindowBuilder;
@@ -86,11 +87,15 @@ impl TextDecoder {
     }
 
     /// Ends the file: an incomplete UTF-16 sequence left over is one U+FFFD.
-    pub fn finish(mut self, builder: &mut WindowBuilder) {
-        if !self.pending.is_empty() {
-            self.pending.clear();
-            builder.push("\u{FFFD}".as_bytes());
-        }
+    /// In big-endian, a high surrogate and a byte that cannot begin a low
+    /// one are two (the surrogate invalid, the byte incomplete), as in Ruby.
+    pub fn finish(self, builder: &mut WindowBuilder) {
+        let lone = match (self.kind, self.pending.as_slice()) {
+            (_, []) => return,
+            (Kind::Utf16 { big_endian: true }, [_, _, next]) if !(0xDC..=0xDF).contains(next) => 2,
+            _ => 1,
+        };
+        builder.push("\u{FFFD}".repeat(lone).as_bytes());
     }
 
     fn push_utf16(&mut self, bytes: &[u8], big_endian: bool, builder: &mut WindowBuilder) {

@@ -182,8 +182,10 @@ fn utf16_reference(bytes: &[u8], big_endian: bool) -> String {
         .collect();
     let odd = bytes.len() % 2 == 1;
     let high_at_end = units.last().is_some_and(|u| (0xD800..0xDC00).contains(u));
-    if high_at_end && odd {
-        // Ruby: a high surrogate and an odd byte at the end are one incomplete sequence.
+    let next_can_pair = bytes.last().is_some_and(|b| (0xDC..=0xDF).contains(b));
+    if high_at_end && odd && (!big_endian || next_can_pair) {
+        // Ruby: a high surrogate and an odd byte at the end are one incomplete
+        // sequence, unless (big-endian) the byte cannot begin a low surrogate.
         text.pop();
         text.push('\u{FFFD}');
     } else if odd {
@@ -213,13 +215,14 @@ fn file_window(
 
 #[test]
 fn decodes_utf16_as_ruby_does_whatever_the_chunks() {
-    let cases: [&[u8]; 9] = [
+    let cases: [&[u8]; 10] = [
         b"a\0\n\0b\0",
         b"\0\xD8a\0\n\0",            // a high surrogate without its pair
         b"\0\xDCa\0",                // a lone low surrogate
         b"a\0b",                     // an odd byte at the end
         b"a\0\0\xD8",                // a high surrogate at the end
-        b"a\0\0\xD8b",               // both: one replacement
+        b"a\0\0\xD8b",               // both: one replacement (two in big-endian)
+        b"a\0\0\xD8\xDC",            // both, the byte can begin a pair: one
         b"\0\xD8\0\xD8\0\xDC",       // high, then a pair
         b"\x3D\xD8\x00\xDE\n\0\n\0", // a pair, then empty lines
         b"",
