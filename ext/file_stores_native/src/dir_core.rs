@@ -123,6 +123,13 @@ impl DirCore {
         nogvl(ruby, |cancel| rb_self.store.lock().acquire(owner, cancel))
     }
 
+    /// Takes the lock for `owner` if nobody else holds it, without waiting:
+    /// false when it is held. NativeDir waits with it under a Fiber
+    /// scheduler, sleeping in Ruby so the holder's fiber can run.
+    fn try_lock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<bool, Error> {
+        nogvl(ruby, |_| rb_self.store.lock().try_acquire(owner))
+    }
+
     fn unlock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<bool, Error> {
         guarded(ruby, || Ok(rb_self.store.lock().release(owner)))
     }
@@ -196,6 +203,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("delete", method!(DirCore::delete, 2))?;
     class.define_method("delete_folder", method!(DirCore::delete_folder, 2))?;
     class.define_method("lock", method!(DirCore::lock, 1))?;
+    class.define_method("try_lock", method!(DirCore::try_lock, 1))?;
     class.define_method("unlock", method!(DirCore::unlock, 1))?;
     class.define_method("locked_by?", method!(DirCore::locked_by, 1))?;
     class.define_method("total_size", method!(DirCore::total_size, 0))?;
