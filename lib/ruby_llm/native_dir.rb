@@ -76,35 +76,40 @@ module RubyLLM
       @core.read(FileStore.path(path))
     end
 
-    # A window of the text file at +path+, read in chunks in Rust: only the
-    # lines shown are kept, the rest counted and hashed, so a file of any
-    # size pages in a few megabytes. See RubyLLM::FileStore#read_lines.
+    # A window of the text file at +path+, read in chunks in Rust (UTF-16
+    # transcoded as it is read): only the lines shown are kept, the rest
+    # counted and hashed, so a file of any size pages in a few megabytes.
+    # See RubyLLM::FileStore#read_lines.
     def read_lines(path, offset: 1, limit: nil, max_chars: nil)
       FileStore::LineWindow.check_arguments(offset, limit, max_chars)
-      # nil for UTF-16 with a BOM, which is transcoded whole.
-      @core.read_lines(FileStore.path(path), offset:, limit:, max_chars:) || super
+      @core.read_lines(FileStore.path(path), offset:, limit:, max_chars:)
     end
 
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
-      @core.write(path, FileStores::Native.content_bytes(content), lock_owner)
+      bytes = FileStores::Native.content_bytes(content)
+      locking { @core.write(path, bytes, lock_owner) }
     end
 
     def delete(path)
-      @core.delete(FileStore.path(path), lock_owner)
+      path = FileStore.path(path)
+      locking { @core.delete(path, lock_owner) }
     end
 
     def delete_folder(folder)
-      @core.delete_folder(FileStore.path(folder), lock_owner)
+      folder = FileStore.path(folder)
+      locking { @core.delete_folder(folder, lock_owner) }
     end
 
     # Runs the block holding the folder's lock, which other processes on the
-    # machine honour too. Reentrant for the fiber that holds it.
+    # machine honour too. Reentrant for the fiber that holds it. Under a
+    # Fiber scheduler the wait sleeps through the scheduler, so the fiber
+    # holding the lock (on the same thread, perhaps) runs on and frees it.
     def with_lock
       raise ArgumentError, 'with_lock needs a block' unless block_given?
 
       owner = lock_owner
-      @core.lock(owner)
+      fiber_scheduled? ? wait_for_lock(owner) : @core.lock(owner)
       begin
         yield
       ensure
@@ -136,6 +141,29 @@ module RubyLLM
 
     def lock_owner
       Fiber.current.object_id
+    end
+
+    # Runs a native call that takes the lock itself: as it is on a thread,
+    # where its wait blocks only this thread; inside with_lock under a
+    # Fiber scheduler, so that it finds the lock held and never waits.
+    def locking(&)
+      fiber_scheduled? ? with_lock(&) : yield
+    end
+
+    # A non-blocking fiber under a scheduler: a native wait would block the
+    # whole thread, with the lock's holder perhaps a fiber on it.
+    def fiber_scheduled?
+      !Fiber.current.blocking? && !Fiber.scheduler.nil?
+    end
+
+    # Takes the lock without blocking the thread: tries, and sleeps (which
+    # the scheduler turns into running the other fibers) until it is free.
+    def wait_for_lock(owner)
+      pause = 0.001
+      until @core.try_lock(owner)
+        sleep(pause)
+        pause = [pause * 2, 0.02].min
+      end
     end
 
     # Path => text for the files whose converted text this store keeps. With

@@ -7,7 +7,8 @@ require_relative 'guarantee_helpers'
 # MAX_EDITS (100) edits, each at most one pass over the content, and the
 # engine checks for cancel before each edit and between the matches of one,
 # so Timeout and Thread#kill stop a call on a large file promptly, leaving
-# the file as it was.
+# the file as it was. What one call makes is capped in all, not only per
+# file: MAX_EDIT_CALL_RESULT (512 MB) over all its files.
 RSpec.describe 'Guarantee: edit_file is capped and cancellable', :native do
   around do |example|
     Dir.mktmpdir do |dir|
@@ -56,6 +57,31 @@ RSpec.describe 'Guarantee: edit_file is capped and cancellable', :native do
     expect { Timeout.timeout(whole / 10) { edit_file.call({ 'path' => 'big.txt', 'edits' => edits }) } }
       .to raise_error(Timeout::Error)
     expect(File.binread(File.join(@dir, 'big.txt')) == content).to be(true)
+  end
+
+  it 'refuses a call whose files would grow past 512 MB together, naming the cap, in bounded memory' do
+    # The old build held every file's new content: 8 files grown to 200 MB
+    # each were all written, peaking at 1.74 GB (20 raised NoMemoryError).
+    outcome = GuaranteeHelpers.run_script('edit_total.rb', 8, 200)
+    expect(outcome[:status]).to be_success, outcome[:output][-2000..] || outcome[:output]
+    expect(outcome[:result]).to eq(
+      error: "Edit 3: f2.txt would grow to 199 MB, and with the files before it this call's new contents would " \
+             'pass the 512 MB one edit_file call may make (112 MB were left); nothing was changed. ' \
+             'Edit fewer or smaller files per call.'
+    )
+    expect(outcome[:sizes]).to eq([1000] * 8)
+    expect(outcome[:peak_mb]).to be < 900
+    expect(RubyLLM::FileStores::Native::MAX_EDIT_CALL_RESULT).to eq(512 << 20)
+  end
+
+  it 'still edits several files in one call within the total' do
+    store.write('a.txt', "a\n")
+    store.write('b.txt', "b\n")
+    %w[a.txt b.txt].each { |path| store.record_read(path, store[path].digest) }
+    result = edit_file.call({ 'edits' => [{ 'path' => 'a.txt', 'old_text' => 'a', 'new_text' => 'A' },
+                                          { 'path' => 'b.txt', 'old_text' => 'b', 'new_text' => 'B' }] })
+    expect(result).to eq('Edited a.txt (1 replacement), b.txt (1 replacement).')
+    expect([store.read('a.txt'), store.read('b.txt')]).to eq(%W[A\n B\n])
   end
 
   def seconds

@@ -84,6 +84,12 @@ Dir.mktmpdir('gc-stress') do |dir|
   check('text type', [native.text_content_type?('text/markdown'), native.text_content_type?('image/png')],
         [true, false])
   check('sha256', native.sha256_hex('abc'), Digest::SHA256.hexdigest('abc'))
+  wide = "\xFF\xFEa\0\n\0b\0".b
+  check('file line window', native.file_line_window(wide, { offset: 2, limit: nil, max_chars: nil }).to_h,
+        { text: 'b', shown: 1, total: 2, cut: false, digest: Digest::SHA256.hexdigest(wide) })
+  check('text line window', native.text_line_window("a\nb\n", { offset: 1, limit: 1, max_chars: nil }).text, "a\n")
+  capped = native.apply_edits_within('aa', [{ old_text: 'a', new_text: 'aaaa', replace_all: true }], 4)
+  check('edits within', [capped.failure, capped.size], [:too_large, 8])
   check('glob', native.glob_filter('*.md', '', %w[a.md b/c.md d.txt]), %w[a.md b/c.md])
   check('office format', native.office_format('deck.pptx', ''), 'powerpoint')
   check('office text of nothing', native.office_to_text('plain', 'a.txt', 'text/plain'), nil)
@@ -92,6 +98,8 @@ Dir.mktmpdir('gc-stress') do |dir|
   check('root', store.local_root, File.realpath(File.join(dir, 'store')))
   check('max_bytes', [store.max_bytes, store.total_size], [nil, 81])
   check('locked_by?', store.with_lock { store.instance_variable_get(:@core).locked_by?(Fiber.current.object_id) }, true)
+  core = store.instance_variable_get(:@core)
+  check('try_lock', [core.try_lock(7), core.unlock(7)], [true, true])
   check('files needing text', store.instance_variable_get(:@core).files_needing_text('', nil), [])
   check_tools(store)
   check_tools(RubyLLM::FileStore::Memory.new)

@@ -11,17 +11,11 @@ use std::path::PathBuf;
 use file_stores_search::Search;
 use file_stores_store::path::normalize_folder;
 use file_stores_store::DirStore;
-use magnus::{
-    function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
-};
+use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, Value};
 
-use crate::fields;
 use crate::nogvl::{guarded, nogvl};
 use crate::search_options::{self, Request};
 use crate::stored_file::{self, field, StoredFileBuilder};
-
-/// The keys of `read_lines`'s window.
-const WINDOW_FIELDS: [&str; 3] = ["offset", "limit", "max_chars"];
 
 #[magnus::wrap(class = "RubyLLM::FileStores::Native::DirCore", free_immediately, size)]
 pub struct DirCore {
@@ -72,53 +66,23 @@ impl DirCore {
     }
 
     /// A `RubyLLM::FileStore::LineWindow` of the file's lines (see
-    /// `DirStore::read_lines`), or nil for UTF-16, which Ruby reads whole.
-    /// `window` holds `offset` (the first line, from 1), `limit` and
-    /// `max_chars` (each nil for none), by name.
+    /// `DirStore::read_lines`; UTF-16 is transcoded as it is read). `window`
+    /// holds `offset` (the first line, from 1), `limit` and `max_chars`
+    /// (each nil for none), by name.
     fn read_lines(
         ruby: &Ruby,
         rb_self: &Self,
         path: String,
         window: RHash,
     ) -> Result<Value, Error> {
-        let (mut first, mut limit, mut budget) = (1, None, None);
-        fields::read(
-            ruby,
-            window,
-            "line window",
-            &WINDOW_FIELDS,
-            |name, value| {
-                match name {
-                    "offset" => first = TryConvert::try_convert(value)?,
-                    "limit" => limit = TryConvert::try_convert(value)?,
-                    "max_chars" => budget = TryConvert::try_convert(value)?,
-                    _ => {} // fields::read passes only WINDOW_FIELDS
-                }
-                Ok(())
-            },
-        )?;
+        let (first, limit, budget) = stored_file::window_arguments(ruby, window)?;
         let read = nogvl(ruby, |cancel| {
             rb_self
                 .store
                 .read_lines(&path, first, limit, budget, cancel)
         })?;
         guarded(ruby, || {
-            let Some(read) = read else {
-                return Ok(ruby.qnil().as_value());
-            };
-            let w = read.window;
-            let class = stored_file::class(ruby, "RubyLLM::FileStore::LineWindow")?;
-            stored_file::new_with(
-                ruby,
-                class,
-                &[
-                    field(ruby, "text", ruby.str_new(&w.text)),
-                    field(ruby, "shown", w.shown),
-                    field(ruby, "total", w.total),
-                    field(ruby, "cut", w.cut),
-                    field(ruby, "digest", read.digest.as_str()),
-                ],
-            )
+            stored_file::line_window(ruby, &read.window, Some(read.digest.as_str()))
         })
     }
 
@@ -157,6 +121,13 @@ impl DirCore {
 
     fn lock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<(), Error> {
         nogvl(ruby, |cancel| rb_self.store.lock().acquire(owner, cancel))
+    }
+
+    /// Takes the lock for `owner` if nobody else holds it, without waiting:
+    /// false when it is held. NativeDir waits with it under a Fiber
+    /// scheduler, sleeping in Ruby so the holder's fiber can run.
+    fn try_lock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<bool, Error> {
+        nogvl(ruby, |_| rb_self.store.lock().try_acquire(owner))
     }
 
     fn unlock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<bool, Error> {
@@ -232,6 +203,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("delete", method!(DirCore::delete, 2))?;
     class.define_method("delete_folder", method!(DirCore::delete_folder, 2))?;
     class.define_method("lock", method!(DirCore::lock, 1))?;
+    class.define_method("try_lock", method!(DirCore::try_lock, 1))?;
     class.define_method("unlock", method!(DirCore::unlock, 1))?;
     class.define_method("locked_by?", method!(DirCore::locked_by, 1))?;
     class.define_method("total_size", method!(DirCore::total_size, 0))?;

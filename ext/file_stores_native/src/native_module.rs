@@ -4,14 +4,17 @@
 
 use file_stores_search::{self as search, glob};
 use file_stores_store::edit::{self, Edit};
-use file_stores_store::{content_type, path};
-use magnus::{function, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert};
+use file_stores_store::{content_type, line_window, path};
+use magnus::{
+    function, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
+};
 
 use crate::edit_outcome::EditOutcome;
 use crate::errors::CoreError;
 use crate::fields;
 use crate::nogvl::{guarded, nogvl};
 use crate::search_options;
+use crate::stored_file;
 
 // Every function here runs its work through `guarded` or `nogvl`, so a
 // panic is an InternalError, never `fatal`.
@@ -52,13 +55,33 @@ fn text_content_type(ruby: &Ruby, content_type: String) -> Result<bool, Error> {
 /// counts, or the first edit that failed and why; nothing is raised for a
 /// failed edit, so the Ruby side words the message the model sees.
 fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<EditOutcome, Error> {
-    guarded(ruby, || apply_edits_guarded(ruby, content, edits))
+    guarded(ruby, || {
+        apply_edits_guarded(ruby, content, edits, edit::MAX_RESULT)
+    })
+}
+
+/// `apply_edits` whose result may take at most `max` bytes (never more than
+/// `MAX_EDIT_RESULT`): edit_file passes what its call has left of
+/// `MAX_EDIT_CALL_RESULT`, so the files of one call are bounded together.
+/// Past it the outcome is `:too_large`, before the result is made.
+fn apply_edits_within(
+    ruby: &Ruby,
+    content: RString,
+    edits: RArray,
+    max: usize,
+) -> Result<EditOutcome, Error> {
+    guarded(ruby, || apply_edits_guarded(ruby, content, edits, max))
 }
 
 /// The keys of each edit given to `apply_edits`.
 const EDIT_FIELDS: [&str; 3] = ["old_text", "new_text", "replace_all"];
 
-fn apply_edits_guarded(ruby: &Ruby, content: RString, edits: RArray) -> Result<EditOutcome, Error> {
+fn apply_edits_guarded(
+    ruby: &Ruby,
+    content: RString,
+    edits: RArray,
+    max: usize,
+) -> Result<EditOutcome, Error> {
     if edits.len() > edit::MAX_EDITS {
         return Err(Error::new(
             ruby.exception_arg_error(),
@@ -96,7 +119,7 @@ fn apply_edits_guarded(ruby: &Ruby, content: RString, edits: RArray) -> Result<E
         owned.push(edit);
     }
     let outcome = nogvl(ruby, |cancel| {
-        edit::apply_cancellable(&content, &owned, cancel)
+        edit::apply_within(&content, &owned, max, cancel)
     })?;
     Ok(match outcome {
         Ok((bytes, counts)) => EditOutcome::applied(ruby.str_from_slice(&bytes), counts),
@@ -137,6 +160,38 @@ fn sha256_hex(ruby: &Ruby, bytes: RString) -> Result<String, Error> {
     })
 }
 
+/// A `RubyLLM::FileStore::LineWindow` of a text file's `bytes`, decoded as
+/// `text_from_bytes` decodes them, with the digest of all of them: what
+/// `NativeDir#read_lines` pages from disk, for the stores that hold the
+/// bytes. One pass without the GVL, cancellable; memory for the lines shown
+/// and one copy of the bytes, never a String per line.
+fn file_line_window(ruby: &Ruby, bytes: RString, window: RHash) -> Result<Value, Error> {
+    let (first, limit, budget) = stored_file::window_arguments(ruby, window)?;
+    // SAFETY: copied at once, before any Ruby code runs.
+    let bytes = unsafe { bytes.as_slice() }.to_vec();
+    let (window, digest) = nogvl(ruby, |cancel| {
+        let window = line_window::window_of_file(&bytes, first, limit, budget, cancel)?;
+        Ok((window, file_stores_store::dir_store::sha256_hex(&bytes)))
+    })?;
+    drop(bytes);
+    guarded(ruby, || {
+        stored_file::line_window(ruby, &window, Some(digest.as_str()))
+    })
+}
+
+/// A `RubyLLM::FileStore::LineWindow` of `text` (UTF-8, as a converter gave
+/// it: nothing dropped), with no digest. As `file_line_window`, without the GVL.
+fn text_line_window(ruby: &Ruby, text: RString, window: RHash) -> Result<Value, Error> {
+    let (first, limit, budget) = stored_file::window_arguments(ruby, window)?;
+    // SAFETY: copied at once, before any Ruby code runs.
+    let bytes = unsafe { text.as_slice() }.to_vec();
+    let window = nogvl(ruby, |cancel| {
+        line_window::window_of_text(&bytes, first, limit, budget, cancel)
+    })?;
+    drop(bytes);
+    guarded(ruby, || stored_file::line_window(ruby, &window, None))
+}
+
 /// Panics inside native work, so specs can show a panic becomes a rescuable
 /// error. Only in builds with the `test-hooks` feature.
 #[cfg(feature = "test-hooks")]
@@ -155,10 +210,14 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("sha256_hex", function!(sha256_hex, 1))?;
     native.define_module_function("glob_filter", function!(glob_filter, 3))?;
     native.define_module_function("apply_edits", function!(apply_edits, 2))?;
+    native.define_module_function("apply_edits_within", function!(apply_edits_within, 3))?;
+    native.define_module_function("file_line_window", function!(file_line_window, 2))?;
+    native.define_module_function("text_line_window", function!(text_line_window, 2))?;
     #[cfg(feature = "test-hooks")]
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;
     native.const_set("SNIFF_BYTES", content_type::SNIFF_BYTES)?;
     native.const_set("MAX_EDIT_RESULT", edit::MAX_RESULT)?;
+    native.const_set("MAX_EDIT_CALL_RESULT", edit::MAX_CALL_RESULT)?;
     native.const_set("MAX_EDITS", edit::MAX_EDITS)?;
     native.const_set("MAX_PATH_DEPTH", path::MAX_DEPTH)?;
     native.const_set("MAX_GLOB_BYTES", glob::MAX_GLOB_BYTES)?;

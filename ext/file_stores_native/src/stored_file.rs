@@ -4,9 +4,12 @@
 //! wrong value: `RubyLLM::StoredFile` (from the core's `FileInfo`),
 //! `RubyLLM::FileStore::LineWindow` and `RubyLLM::FileStore::Listing`.
 
+use file_stores_store::line_window::LineWindow;
 use file_stores_store::FileInfo;
 use magnus::value::ReprValue;
-use magnus::{prelude::*, Error, IntoValue, KwArgs, RArray, RClass, RHash, Ruby, Symbol, Value};
+use magnus::{
+    prelude::*, Error, IntoValue, KwArgs, RArray, RClass, RHash, Ruby, Symbol, TryConvert, Value,
+};
 
 /// The class at `path` ("RubyLLM::StoredFile"), loaded if it autoloads.
 pub fn class(ruby: &Ruby, path: &str) -> Result<RClass, Error> {
@@ -78,4 +81,48 @@ impl<'r> StoredFileBuilder<'r> {
 /// A value as a field of [`new_with`].
 pub fn field(ruby: &Ruby, name: &str, value: impl IntoValue) -> (Symbol, Value) {
     (ruby.to_symbol(name), value.into_value_with(ruby))
+}
+
+/// The keys of a line window's arguments.
+const WINDOW_FIELDS: [&str; 3] = ["offset", "limit", "max_chars"];
+
+/// A line window's arguments (`{ offset:, limit:, max_chars: }`, the last
+/// two nil for none): the first line (from 1), the limit, the budget.
+pub fn window_arguments(
+    ruby: &Ruby,
+    window: RHash,
+) -> Result<(u64, Option<u64>, Option<u64>), Error> {
+    let (mut first, mut limit, mut budget) = (1, None, None);
+    crate::fields::read(
+        ruby,
+        window,
+        "line window",
+        &WINDOW_FIELDS,
+        |name, value| {
+            match name {
+                "offset" => first = TryConvert::try_convert(value)?,
+                "limit" => limit = TryConvert::try_convert(value)?,
+                "max_chars" => budget = TryConvert::try_convert(value)?,
+                _ => {} // fields::read passes only WINDOW_FIELDS
+            }
+            Ok(())
+        },
+    )?;
+    Ok((first, limit, budget))
+}
+
+/// A `RubyLLM::FileStore::LineWindow` of `window`, with `digest` (nil when `None`).
+pub fn line_window(ruby: &Ruby, window: &LineWindow, digest: Option<&str>) -> Result<Value, Error> {
+    let class = class(ruby, "RubyLLM::FileStore::LineWindow")?;
+    new_with(
+        ruby,
+        class,
+        &[
+            field(ruby, "text", ruby.str_new(&window.text)),
+            field(ruby, "shown", window.shown),
+            field(ruby, "total", window.total),
+            field(ruby, "cut", window.cut),
+            field(ruby, "digest", digest),
+        ],
+    )
 }

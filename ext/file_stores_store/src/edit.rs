@@ -54,6 +54,11 @@ pub enum EditError {
 /// The largest content an edit may produce, in bytes.
 pub const MAX_RESULT: usize = 256 << 20;
 
+/// The most bytes the new contents of one edit_file call may take together,
+/// over all its files: the call holds them all until it writes, and may edit
+/// up to [`MAX_EDITS`] files of up to [`MAX_RESULT`] each.
+pub const MAX_CALL_RESULT: usize = 512 << 20;
+
 /// U+FFFD, which read_file shows for each invalid UTF-8 sequence.
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 
@@ -81,7 +86,20 @@ pub fn apply_cancellable(
     edits: &[Edit],
     cancel: &Cancel,
 ) -> file_stores_base::error::Result<Applied> {
-    match run(content, edits, cancel) {
+    apply_within(content, edits, MAX_RESULT, cancel)
+}
+
+/// [`apply_cancellable`] with a smaller cap than [`MAX_RESULT`]: `max`
+/// bytes (at most `MAX_RESULT`), for a caller that bounds what several
+/// contents take together (edit_file's call over many files). An edit that
+/// would pass it is [`EditError::TooLarge`], refused before its result is made.
+pub fn apply_within(
+    content: &[u8],
+    edits: &[Edit],
+    max: usize,
+    cancel: &Cancel,
+) -> file_stores_base::error::Result<Applied> {
+    match run(content, edits, max.min(MAX_RESULT), cancel) {
         Ok(done) => Ok(Ok(done)),
         Err(Halt::Edit(e)) => Ok(Err(e)),
         Err(Halt::Cancelled) => Err(file_stores_base::error::Error::cancelled()),
@@ -103,7 +121,12 @@ impl From<EditError> for Halt {
 /// How many matches [`replace`] finds or copies between looks at `cancel`.
 const MATCHES_PER_CHECK: usize = 4096;
 
-fn run(content: &[u8], edits: &[Edit], cancel: &Cancel) -> Result<(Vec<u8>, Vec<usize>), Halt> {
+fn run(
+    content: &[u8],
+    edits: &[Edit],
+    max: usize,
+    cancel: &Cancel,
+) -> Result<(Vec<u8>, Vec<usize>), Halt> {
     let check = || {
         if cancel.is_cancelled() {
             Err(Halt::Cancelled)
@@ -118,7 +141,7 @@ fn run(content: &[u8], edits: &[Edit], cancel: &Cancel) -> Result<(Vec<u8>, Vec<
         if edit.old.is_empty() {
             return Err(EditError::EmptyOld { index }.into());
         }
-        let (next, count) = replace(&current, edit, index, &check)?;
+        let (next, count) = replace(&current, edit, index, max, &check)?;
         current = next;
         counts.push(count);
     }
@@ -130,6 +153,7 @@ fn replace(
     haystack: &[u8],
     edit: &Edit,
     index: usize,
+    max: usize,
     check: &dyn Fn() -> Result<(), Halt>,
 ) -> Result<(Vec<u8>, usize), Halt> {
     let view = View::of(haystack);
@@ -162,7 +186,7 @@ fn replace(
     let count = spans.len() / 2;
     let removed: usize = spans.chunks(2).map(|span| span[1] - span[0]).sum();
     let size = (haystack.len() - removed).saturating_add(count.saturating_mul(new.len()));
-    if size > MAX_RESULT {
+    if size > max {
         return Err(EditError::TooLarge { index, size }.into());
     }
     let mut out = Vec::with_capacity(size);
@@ -383,6 +407,22 @@ mod tests {
             })
         );
         assert!(apply(b"aaaaaaaaaa", &edits[..5]).is_ok());
+    }
+
+    #[test]
+    fn refuses_past_a_smaller_cap_before_making_the_result() {
+        let grow = all("a", "aaaa");
+        let within = apply_within(b"aaaa", std::slice::from_ref(&grow), 16, &Cancel::new())
+            .expect("not cancelled");
+        assert_eq!(within.map(|(out, _)| out.len()), Ok(16));
+        let past = apply_within(b"aaaa", &[grow.clone(), grow], 16, &Cancel::new())
+            .expect("not cancelled");
+        assert_eq!(past, Err(EditError::TooLarge { index: 1, size: 64 }));
+        // Never more than MAX_RESULT, whatever the caller asks.
+        let huge = all("a", &"a".repeat(1 << 20));
+        let capped = apply_within(&vec![b'a'; 300], &[huge], usize::MAX, &Cancel::new())
+            .expect("not cancelled");
+        assert!(matches!(capped, Err(EditError::TooLarge { .. })));
     }
 
     fn e(old: &str, new: &str) -> Edit {

@@ -12,34 +12,23 @@ module RubyLLM
     #   is its start;
     # - +digest+: the sha256 of the whole file the lines came from.
     LineWindow = Struct.new(:text, :shown, :total, :cut, :digest, keyword_init: true) do
-      # The window of +text+ (already decoded) computed from the whole text:
-      # lines +first+ (from 1) on, +limit+ of them (nil: to the end), as many
-      # as fit in +max_chars+ characters (nil: no limit). A line that does
-      # not fit ends the window, except the first, which is cut. NativeDir
-      # computes the same window while it reads, in Rust.
+      # The window of +text+ (already decoded): lines +first+ (from 1) on,
+      # +limit+ of them (nil: to the end), as many as fit in +max_chars+
+      # characters (nil: no limit). A line that does not fit ends the window,
+      # except the first, which is cut. Counted in Rust without the GVL, in
+      # memory for the lines shown (never a String per line of the text);
+      # NativeDir computes the same window while it reads.
       def self.of_text(text, first: 1, limit: nil, max_chars: nil, digest: nil)
-        lines = text.lines
-        wanted = lines[first - 1, limit || lines.size] || []
-        shown, cut = fitting(wanted, max_chars || Float::INFINITY)
-        new(text: shown.join, shown: shown.size, total: lines.size, cut:, digest:)
+        text = text.encode(Encoding::UTF_8, invalid: :replace, undef: :replace) unless utf8_bytes?(text)
+        window = FileStores::Native.text_line_window(text, { offset: first, limit:, max_chars: })
+        digest.nil? ? window : new(**window.to_h, digest:)
       end
 
-      # The lines that fit in +budget+ characters, and whether the first was cut.
-      def self.fitting(lines, budget)
-        shown = []
-        used = 0
-        lines.each do |line|
-          if used + line.size > budget
-            return [[line[0, budget]], true] if shown.empty?
-
-            break
-          end
-          shown << line
-          used += line.size
-        end
-        [shown, false]
+      # Whether +text+'s bytes are read as UTF-8 as they are.
+      def self.utf8_bytes?(text)
+        text.encoding == Encoding::UTF_8 || (text.ascii_only? && text.encoding.ascii_compatible?)
       end
-      private_class_method :fitting
+      private_class_method :utf8_bytes?
 
       # Raises ArgumentError unless the arguments of read_lines are whole
       # numbers up to MAX_LINE_NUMBER: +offset+ from 1, +limit+ from 0 or

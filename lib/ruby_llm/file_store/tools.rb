@@ -8,6 +8,7 @@ require_relative 'tools/list_files'
 require_relative 'tools/read_file'
 require_relative 'tools/search_files'
 require_relative 'tools/write_file'
+require_relative 'tools/edit_refusal'
 require_relative 'tools/edit_file'
 require_relative 'tools/delete_file'
 

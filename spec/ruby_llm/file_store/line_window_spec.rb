@@ -3,8 +3,9 @@
 require 'digest'
 
 # RubyLLM::FileStore::LineWindow and #read_lines: the window read_file shows.
-# NativeDir cuts it while it reads, in Rust; every other store from the whole
-# text, in Ruby. The two must agree on any bytes.
+# NativeDir cuts it while it reads, in Rust; every other store from the
+# file's bytes, in Rust too. Both must agree with the rule written the
+# obvious way over the whole text (reference below) on any bytes.
 RSpec.describe RubyLLM::FileStore::LineWindow, :native do
   include_context 'in a temporary folder'
 
@@ -12,6 +13,46 @@ RSpec.describe RubyLLM::FileStore::LineWindow, :native do
   let(:memory) { RubyLLM::FileStore::Memory.new }
 
   def window(text, **opts) = described_class.of_text(text, **opts).to_h.slice(:text, :shown, :total, :cut)
+
+  # The rule over the whole decoded text, as the Ruby code had it before
+  # the window moved to Rust: a String per line.
+  def reference(bytes, offset:, limit:, max_chars:)
+    lines = RubyLLM::FileStores::Native.text_from_bytes(bytes).lines
+    wanted = lines[offset - 1, limit || lines.size] || []
+    shown = []
+    budget = max_chars || Float::INFINITY
+    wanted.each do |line|
+      if shown.sum(&:size) + line.size > budget
+        return { text: line[0, budget], shown: 1, total: lines.size, cut: true } if shown.empty?
+
+        break
+      end
+      shown << line
+    end
+    { text: shown.join, shown: shown.size, total: lines.size, cut: false }
+  end
+
+  it 'agrees with the whole-text rule on every store, for UTF-8 and UTF-16 with a BOM' do
+    rng = Random.new(20_261_201)
+    units = ["a\0", "\n\0", "\0\xD8", "\0\xDC", "\x3D\xD8\x00\xDE", "\xE9\0", 'b'].map(&:b)
+    utf8 = ['a', "\n", "\r\n", "\u00e9", "\xFF", "\xE3\x81", "\xEF\xBB\xBF"].map(&:b)
+    300.times do |round|
+      bom, pieces = [["\xFF\xFE", units], ["\xFE\xFF", units.map(&:reverse)], ["\xEF\xBB\xBF", utf8],
+                     ['', utf8]][round % 4]
+      bytes = bom.b + Array.new(rng.rand(0..20)) { pieces.sample(random: rng) }.join.b
+      args = { offset: rng.rand(1..5), limit: [nil, rng.rand(0..4)].sample(random: rng),
+               max_chars: [nil, rng.rand(1..8)].sample(random: rng) }
+      expected = reference(bytes, **args)
+      [native, memory].each do |store|
+        store.write('f.txt', bytes)
+        got = store.read_lines('f.txt', **args)
+        expect(got.to_h.slice(:text, :shown, :total, :cut)).to eq(expected), "#{store.class} #{bytes.inspect} #{args}"
+        expect(got.digest).to eq(Digest::SHA256.hexdigest(bytes))
+      end
+      text = RubyLLM::FileStores::Native.text_from_bytes(bytes)
+      expect(window(text, first: args[:offset], limit: args[:limit], max_chars: args[:max_chars])).to eq(expected)
+    end
+  end
 
   it 'pages lines, counts them all, and cuts a first line longer than the limit' do
     expect(window("a\nb\nc", first: 2, limit: 1)).to eq(text: "b\n", shown: 1, total: 3, cut: false)
@@ -36,7 +77,7 @@ RSpec.describe RubyLLM::FileStore::LineWindow, :native do
     end
   end
 
-  it 'reads UTF-16 with a BOM whole, transcoded, on NativeDir too' do
+  it 'reads UTF-16 with a BOM transcoded, on NativeDir too' do
     native.write('wide.txt', "\uFEFFone\ntwo\n".encode('UTF-16LE').b)
     got = native.read_lines('wide.txt', offset: 2)
     expect(got.to_h).to include(text: "two\n", shown: 1, total: 2, cut: false)

@@ -13,7 +13,7 @@ use std::io::Read;
 use sha2::{Digest, Sha256};
 
 use super::{errno_to_io, hex, DirStore, Fingerprint};
-use crate::line_window::{LineWindow, WindowBuilder};
+use crate::line_window::{LineWindow, TextDecoder, WindowBuilder};
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, Result};
 
@@ -25,14 +25,13 @@ pub struct ReadLines {
 }
 
 const CHUNK: usize = 1 << 20;
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl DirStore {
     /// Lines `first` (from 1) on of the file at `path`, `limit` of them
     /// (`None`: to the end), as many as fit in `budget` characters (`None`:
-    /// no budget); see [`crate::line_window`] for the rules. A UTF-8 BOM is
-    /// dropped. `Ok(None)` for UTF-16 with a BOM, which the caller transcodes
-    /// whole.
+    /// no budget); see [`crate::line_window`] for the rules. The bytes are
+    /// decoded as [`TextDecoder`] decodes them: a UTF-8 BOM dropped, UTF-16
+    /// with a BOM transcoded chunk by chunk, like UTF-8 in bounded memory.
     pub fn read_lines(
         &self,
         path: &str,
@@ -40,7 +39,7 @@ impl DirStore {
         limit: Option<u64>,
         budget: Option<u64>,
         cancel: &Cancel,
-    ) -> Result<Option<ReadLines>> {
+    ) -> Result<ReadLines> {
         let (path, file, st) = self.open_file(path)?;
         let cached = self
             .cache
@@ -48,47 +47,56 @@ impl DirStore {
             .get(&path)
             .filter(|c| c.fingerprint == Fingerprint::of(&st))
             .map(|c| c.digest.clone());
-        let hash = cached.is_none();
-        let Some((window, digest)) = page(&file, &path, first, limit, budget, hash, cancel)? else {
-            return Ok(None);
-        };
+        let mut hasher = cached.is_none().then(Sha256::new);
+        let window = page(&file, &path, first, limit, budget, hasher.as_mut(), cancel)?;
         let after = rustix::fs::fstat(&file).map_err(|e| Error::io(&path, errno_to_io(e)))?;
-        match (digest, cached) {
-            (Some(digest), _) => Ok(Some(ReadLines { window, digest })),
+        match (hasher, cached) {
+            (Some(hasher), _) => Ok(ReadLines {
+                window,
+                digest: hex(&hasher.finalize()),
+            }),
             (None, Some(digest)) if Fingerprint::of(&after) == Fingerprint::of(&st) => {
-                Ok(Some(ReadLines { window, digest }))
+                Ok(ReadLines { window, digest })
             }
             // Changed while it was read: the cached digest may not match
             // what was shown. Read the same open file again, hashing this time.
             (None, _) => {
                 rustix::fs::seek(&file, rustix::fs::SeekFrom::Start(0))
                     .map_err(|e| Error::io(&path, errno_to_io(e)))?;
-                let paged = page(&file, &path, first, limit, budget, true, cancel)?;
-                Ok(paged.and_then(|(window, digest)| {
-                    Some(ReadLines {
-                        window,
-                        digest: digest?,
-                    })
-                }))
+                let mut hasher = Sha256::new();
+                let window = page(
+                    &file,
+                    &path,
+                    first,
+                    limit,
+                    budget,
+                    Some(&mut hasher),
+                    cancel,
+                )?;
+                Ok(ReadLines {
+                    window,
+                    digest: hex(&hasher.finalize()),
+                })
             }
         }
     }
 }
 
-/// One pass over `file`: the window, and the digest when `hash`.
+/// One pass over `file`: the window, hashing every byte into `hasher` when given.
 fn page(
     mut file: &File,
     path: &str,
     first: u64,
     limit: Option<u64>,
     budget: Option<u64>,
-    hash: bool,
+    mut hasher: Option<&mut Sha256>,
     cancel: &Cancel,
-) -> Result<Option<(LineWindow, Option<String>)>> {
-    let mut hasher = hash.then(Sha256::new);
+) -> Result<LineWindow> {
     let mut builder = WindowBuilder::new(first, limit, budget);
+    let mut decoder = TextDecoder::new();
+    // Filled whole before the first push, so the decoder sees the file's
+    // byte order mark.
     let mut buf = vec![0u8; CHUNK];
-    let mut at_start = true;
     loop {
         cancel.check()?;
         let n = fill(&mut file, &mut buf, path)?;
@@ -96,21 +104,13 @@ fn page(
         if let Some(hasher) = hasher.as_mut() {
             hasher.update(chunk);
         }
-        let mut text = chunk;
-        if at_start {
-            at_start = false;
-            if chunk.starts_with(b"\xFF\xFE") || chunk.starts_with(b"\xFE\xFF") {
-                return Ok(None);
-            }
-            text = chunk.strip_prefix(UTF8_BOM).unwrap_or(chunk);
-        }
-        builder.push(text);
+        decoder.push(chunk, &mut builder);
         if n < buf.len() {
             break;
         }
     }
-    let digest = hasher.map(|h| hex(&h.finalize()));
-    Ok(Some((builder.finish(), digest)))
+    decoder.finish(&mut builder);
+    Ok(builder.finish())
 }
 
 /// Reads until `buf` is full or the file ends; the bytes read.
@@ -153,8 +153,7 @@ mod tests {
             }
             let got = store
                 .read_lines("a.txt", 4999, Some(5), Some(100), &cancel)
-                .expect("read")
-                .expect("utf-8");
+                .expect("read");
             assert_eq!(got.window.text, "line 4999\nline 5000\n");
             assert_eq!((got.window.shown, got.window.total), (2, 5000));
             assert_eq!(got.digest, sha256_hex(body.as_bytes()));
@@ -162,23 +161,32 @@ mod tests {
     }
 
     #[test]
-    fn drops_a_utf8_bom_and_leaves_utf16_to_the_caller() {
+    fn drops_a_utf8_bom_and_transcodes_utf16_in_chunks() {
         let (dir, store) = store();
         std::fs::write(dir.path().join("bom.txt"), b"\xEF\xBB\xBFhi\n").expect("write");
-        std::fs::write(dir.path().join("wide.txt"), b"\xFF\xFEh\0i\0").expect("write");
+        // Lines of UTF-16LE across several chunks, a pair of surrogates
+        // straddling the first chunk's end.
+        let mut wide = b"\xFF\xFE".to_vec();
+        wide.resize(CHUNK - 1, 0);
+        for (i, unit) in wide[2..].chunks_exact_mut(2).enumerate() {
+            unit.copy_from_slice(if i % 2 == 0 { b"x\0" } else { b"\n\0" });
+        }
+        wide.pop();
+        wide.extend_from_slice(b"\x3D\xD8\x00\xDE\n\0h\0i\0");
+        std::fs::write(dir.path().join("wide.txt"), &wide).expect("write");
         let cancel = Cancel::new();
         let bom = store
             .read_lines("bom.txt", 1, None, None, &cancel)
-            .expect("read")
-            .expect("utf-8");
+            .expect("read");
         assert_eq!(bom.window.text, "hi\n");
         assert_eq!(bom.digest, sha256_hex(b"\xEF\xBB\xBFhi\n"));
-        assert_eq!(
-            store
-                .read_lines("wide.txt", 1, None, None, &cancel)
-                .expect("read"),
-            None
-        );
+        let lines = (CHUNK - 3) as u64 / 4;
+        let got = store
+            .read_lines("wide.txt", lines, Some(3), None, &cancel)
+            .expect("read");
+        assert_eq!(got.window.text, "x\n\u{1F600}\nhi");
+        assert_eq!((got.window.shown, got.window.total), (3, lines + 2));
+        assert_eq!(got.digest, sha256_hex(&wide));
     }
 
     #[test]

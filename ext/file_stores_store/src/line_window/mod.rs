@@ -16,8 +16,17 @@
 //! ends the window, except a first line, which is cut to the budget.
 //! Since `\n` is never part of a multi-byte sequence, replacing line by line
 //! gives the same text as replacing the whole file.
+//!
+//! [`TextDecoder`] puts a text file's bytes into the builder as the Ruby
+//! side decodes them (byte order marks, UTF-16), so every store shows the
+//! same window: NativeDir while it reads from disk, the stores that hold
+//! the bytes through [`window_of_file`].
 
 use memchr::{memchr, memchr_iter};
+
+mod decode;
+
+pub use decode::{window_of_file, window_of_text, TextDecoder};
 
 /// What was cut from the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

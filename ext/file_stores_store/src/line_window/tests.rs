@@ -163,3 +163,129 @@ fn agrees_on_random_bytes() {
         );
     }
 }
+
+/// What Ruby's `text_from_bytes` makes of UTF-16 (a BOM, then `encode` with
+/// `invalid: :replace`), written the obvious way.
+fn utf16_reference(bytes: &[u8], big_endian: bool) -> String {
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|p| {
+            if big_endian {
+                u16::from_be_bytes([p[0], p[1]])
+            } else {
+                u16::from_le_bytes([p[0], p[1]])
+            }
+        })
+        .collect();
+    let mut text: String = char::decode_utf16(units.iter().copied())
+        .map(|c| c.unwrap_or('\u{FFFD}'))
+        .collect();
+    let odd = bytes.len() % 2 == 1;
+    let high_at_end = units.last().is_some_and(|u| (0xD800..0xDC00).contains(u));
+    let next_can_pair = bytes.last().is_some_and(|b| (0xDC..=0xDF).contains(b));
+    if high_at_end && odd && (!big_endian || next_can_pair) {
+        // Ruby: a high surrogate and an odd byte at the end are one incomplete
+        // sequence, unless (big-endian) the byte cannot begin a low surrogate.
+        text.pop();
+        text.push('\u{FFFD}');
+    } else if odd {
+        text.push('\u{FFFD}');
+    }
+    text
+}
+
+fn file_window(
+    bytes: &[u8],
+    chunk: usize,
+    first: u64,
+    limit: Option<u64>,
+    budget: Option<u64>,
+) -> LineWindow {
+    let mut builder = WindowBuilder::new(first, limit, budget);
+    let mut decoder = TextDecoder::new();
+    // The first chunk holds the first two bytes, as every caller's does.
+    let (head, rest) = bytes.split_at(bytes.len().min(chunk.max(2)));
+    decoder.push(head, &mut builder);
+    for part in rest.chunks(chunk.max(1)) {
+        decoder.push(part, &mut builder);
+    }
+    decoder.finish(&mut builder);
+    builder.finish()
+}
+
+#[test]
+fn decodes_utf16_as_ruby_does_whatever_the_chunks() {
+    let cases: [&[u8]; 10] = [
+        b"a\0\n\0b\0",
+        b"\0\xD8a\0\n\0",            // a high surrogate without its pair
+        b"\0\xDCa\0",                // a lone low surrogate
+        b"a\0b",                     // an odd byte at the end
+        b"a\0\0\xD8",                // a high surrogate at the end
+        b"a\0\0\xD8b",               // both: one replacement (two in big-endian)
+        b"a\0\0\xD8\xDC",            // both, the byte can begin a pair: one
+        b"\0\xD8\0\xD8\0\xDC",       // high, then a pair
+        b"\x3D\xD8\x00\xDE\n\0\n\0", // a pair, then empty lines
+        b"",
+    ];
+    for case in cases {
+        for big_endian in [false, true] {
+            let body: Vec<u8> = if big_endian {
+                // Swap each pair: the same units, big-endian (an odd byte stays last).
+                let mut b = case.to_vec();
+                for p in b.chunks_exact_mut(2) {
+                    p.swap(0, 1);
+                }
+                b
+            } else {
+                case.to_vec()
+            };
+            let mut file = if big_endian {
+                b"\xFE\xFF".to_vec()
+            } else {
+                b"\xFF\xFE".to_vec()
+            };
+            file.extend_from_slice(&body);
+            let text = utf16_reference(&body, big_endian);
+            for chunk in [1, 2, 3, 5, 64] {
+                for (first, limit, budget) in
+                    [(1, None, None), (2, Some(1), None), (1, Some(1), Some(2))]
+                {
+                    assert_eq!(
+                        file_window(&file, chunk, first, limit, budget),
+                        reference(text.as_bytes(), first, limit, budget),
+                        "{case:?} big_endian={big_endian} chunk={chunk} first={first}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn drops_a_utf8_mark_only_for_files() {
+    let cancel = file_stores_base::cancel::Cancel::new();
+    let file = window_of_file(b"\xEF\xBB\xBFhi\n\xFFx", 1, None, None, &cancel).expect("window");
+    assert_eq!(file.text, "hi\n\u{FFFD}x");
+    assert_eq!(file.total, 2);
+    let text = window_of_text("\u{FEFF}hi\n".as_bytes(), 1, None, None, &cancel).expect("window");
+    assert_eq!(text.text, "\u{FEFF}hi\n");
+}
+
+#[test]
+fn a_window_of_many_empty_lines_costs_the_lines_shown() {
+    let cancel = file_stores_base::cancel::Cancel::new();
+    let bytes = vec![b'\n'; 20 << 20];
+    let w = window_of_file(&bytes, 5, Some(10), Some(1000), &cancel).expect("window");
+    assert_eq!(
+        (w.text.as_str(), w.shown, w.total),
+        ("\n".repeat(10).as_str(), 10, 20 << 20)
+    );
+    let mut wide = b"\xFF\xFE".to_vec();
+    wide.extend(std::iter::repeat_n([b'\n', 0], 1 << 20).flatten());
+    let w = window_of_file(&wide, 1, Some(3), None, &cancel).expect("window");
+    assert_eq!((w.shown, w.total), (3, 1 << 20));
+    cancel.cancel();
+    assert!(window_of_file(&bytes, 1, None, None, &cancel)
+        .expect_err("cancelled")
+        .is_cancelled());
+}

@@ -103,11 +103,7 @@ impl FolderLock {
     /// Takes the lock for `owner`, or deepens the hold if `owner` has it.
     pub fn acquire(&self, owner: u64, cancel: &Cancel) -> Result<()> {
         let mut st = self.state.lock();
-        let pid = std::process::id();
-        if st.pid != pid {
-            // Forked: the parent's holds are not ours, nor is its descriptor.
-            st.forget_parents();
-        }
+        Self::forget_if_forked(&mut st);
         if st.owner == Some(owner) {
             st.depth += 1;
             return Ok(());
@@ -116,6 +112,56 @@ impl FolderLock {
             cancel.check()?;
             self.freed.wait_for(&mut st, POLL);
         }
+        self.claim(&mut st, owner)?;
+        // Hold the in-process lock while waiting for other processes: threads
+        // of this process queue on the condvar, not on flock.
+        let mut step = Duration::from_millis(1);
+        loop {
+            if self.try_flock(&mut st)? {
+                return Ok(());
+            }
+            if cancel.is_cancelled() {
+                self.abandon(&mut st);
+                return Err(Error::cancelled());
+            }
+            parking_lot::MutexGuard::unlocked(&mut st, || std::thread::sleep(step));
+            step = (step * 2).min(POLL);
+        }
+    }
+
+    /// Takes the lock for `owner` (or deepens its hold) if no other owner,
+    /// in this process or another, holds it; never waits. `Ok(false)` when
+    /// it is held. For callers that must wait their own way: a fiber under
+    /// a Fiber scheduler, whose wait has to let the holder (a fiber of the
+    /// same thread) run.
+    pub fn try_acquire(&self, owner: u64) -> Result<bool> {
+        let mut st = self.state.lock();
+        Self::forget_if_forked(&mut st);
+        if st.owner == Some(owner) {
+            st.depth += 1;
+            return Ok(true);
+        }
+        if st.owner.is_some() {
+            return Ok(false);
+        }
+        self.claim(&mut st, owner)?;
+        if self.try_flock(&mut st)? {
+            return Ok(true);
+        }
+        self.abandon(&mut st);
+        Ok(false)
+    }
+
+    /// Forked: the parent's holds are not ours, nor is its descriptor.
+    fn forget_if_forked(st: &mut State) {
+        if st.pid != std::process::id() {
+            st.forget_parents();
+        }
+    }
+
+    /// Makes `owner` the in-process holder (the lock being free) and opens
+    /// the folder for its `flock`.
+    fn claim(&self, st: &mut State, owner: u64) -> Result<()> {
         st.owner = Some(owner);
         st.depth = 1;
         // Opened for this hold (a folder removed and made again is a new
@@ -134,29 +180,30 @@ impl FolderLock {
                 st.fd = Some(fd);
             }
             Err(e) => {
-                self.abandon(&mut st);
+                self.abandon(st);
                 return Err(self.failed(e));
             }
         }
-        // Hold the in-process lock while waiting for other processes: threads
-        // of this process queue on the condvar, not on flock.
-        let mut step = Duration::from_millis(1);
-        loop {
-            let fd = st.fd.as_ref().expect("opened above");
-            match flock(fd, FlockOperation::NonBlockingLockExclusive) {
-                Ok(()) => return Ok(()),
-                Err(Errno::WOULDBLOCK) | Err(Errno::INTR) => {}
-                Err(e) => {
-                    self.abandon(&mut st);
-                    return Err(self.failed(e));
-                }
+        Ok(())
+    }
+
+    /// One try at the `flock` of a claimed lock: `Ok(false)` while another
+    /// process holds it. On an error the claim is given up.
+    fn try_flock(&self, st: &mut State) -> Result<bool> {
+        let Some(fd) = st.fd.as_ref() else {
+            self.abandon(st);
+            return Err(Error::invalid(
+                self.dir.display().to_string(),
+                "the folder lock is not open",
+            ));
+        };
+        match flock(fd, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => Ok(true),
+            Err(Errno::WOULDBLOCK) | Err(Errno::INTR) => Ok(false),
+            Err(e) => {
+                self.abandon(st);
+                Err(self.failed(e))
             }
-            if cancel.is_cancelled() {
-                self.abandon(&mut st);
-                return Err(Error::cancelled());
-            }
-            parking_lot::MutexGuard::unlocked(&mut st, || std::thread::sleep(step));
-            step = (step * 2).min(POLL);
         }
     }
 
@@ -325,5 +372,25 @@ mod tests {
         timer.join().unwrap();
         taken.expect("the child kept the lock its parent had");
         assert!(b.release(2));
+    }
+
+    #[test]
+    fn try_acquire_never_waits_for_another_owner_or_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = FolderLock::new(dir.path());
+        let b = FolderLock::new(dir.path()); // another process's lock
+        assert!(a.try_acquire(1).unwrap());
+        assert!(a.try_acquire(1).unwrap()); // reentrant
+        assert!(!a.try_acquire(2).unwrap()); // another owner in this process
+        assert!(!b.try_acquire(3).unwrap()); // another process
+        assert!(!b.held_by(3));
+        assert!(a.release(1) && a.release(1));
+        assert!(!a.release(1));
+        assert!(b.try_acquire(3).unwrap());
+        assert!(!a.try_acquire(1).unwrap());
+        assert!(!a.held_by(1));
+        assert!(b.release(3));
+        a.acquire(1, &Cancel::new()).unwrap();
+        assert!(a.release(1));
     }
 }

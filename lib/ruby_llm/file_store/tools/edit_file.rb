@@ -75,11 +75,16 @@ module RubyLLM
         end
 
         # Checks and applies every file's edits, then writes; nothing is
-        # written unless every edit applies.
+        # written unless every edit applies. The new contents are held until
+        # then, so together they may take at most MAX_EDIT_CALL_RESULT bytes:
+        # each file's edits get what the files before left of it.
         def apply_all(by_path)
+          room = FileStores::Native::MAX_EDIT_CALL_RESULT
           planned = by_path.map do |path, changes|
             file = check_file(path, changes.first.number)
-            [path, *apply_to(path, store.read(path), changes), file]
+            content, counts = apply_to(path, store.read(path), changes, room)
+            room -= content.bytesize
+            [path, content, counts, file]
           end
           write_all(planned)
         end
@@ -89,22 +94,12 @@ module RubyLLM
             raise(Refusal, "Edit #{number}: #{path} does not exist. Create it with write_file.")
         end
 
-        def apply_to(path, bytes, changes)
+        def apply_to(path, bytes, changes, room)
           edits = changes.map { |c| { old_text: c.old_text, new_text: c.new_text, replace_all: c.replace_all } }
-          outcome = FileStores::Native.apply_edits(bytes, edits)
+          outcome = FileStores::Native.apply_edits_within(bytes, edits, room)
           return [outcome.content, outcome.counts] if outcome.applied?
 
-          number = changes[outcome.index].number
-          case outcome.failure
-          when :not_found then raise Refusal, "Edit #{number}: old_text does not appear in #{path}"
-          when :too_large
-            raise Refusal, "Edit #{number}: #{path} would grow to #{outcome.size / 1_048_576} MB, over the " \
-                           "#{FileStores::Native::MAX_EDIT_RESULT / 1_048_576} MB an edit may make; replace fewer spans"
-          when :ambiguous
-            raise Refusal, "Edit #{number}: old_text appears #{outcome.count} times in #{path}; " \
-                           'add more context or set replace_all'
-          else raise Refusal, "Edit #{number}: old_text is empty"
-          end
+          raise Refusal, EditRefusal.message(outcome, changes[outcome.index].number, path, room)
         end
 
         def write_all(planned)

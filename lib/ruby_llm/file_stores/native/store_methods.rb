@@ -135,15 +135,12 @@ module RubyLLM
         # lines +offset+ (from 1) on, +limit+ of them (nil: to the end), as
         # many as fit in +max_chars+ characters (nil: no limit), with the
         # file's line count and digest. Text as #text gives it for a text
-        # file. This default reads the whole file; NativeDir reads only as
-        # much as it shows, counting the rest, so any size of file pages in
-        # bounded memory.
+        # file. This default reads the file's bytes and counts its lines in
+        # Rust without the GVL, keeping only the lines shown; NativeDir reads
+        # only as much as it shows from disk.
         def read_lines(path, offset: 1, limit: nil, max_chars: nil)
           RubyLLM::FileStore::LineWindow.check_arguments(offset, limit, max_chars)
-          bytes = read(path)
-          text = Native.text_from_bytes(bytes)
-          digest = Native.sha256_hex(bytes)
-          RubyLLM::FileStore::LineWindow.of_text(text, first: offset, limit:, max_chars:, digest:)
+          Native.file_line_window(read(path), { offset:, limit:, max_chars: })
         end
 
         private
