@@ -83,6 +83,19 @@ end
 
 def sheet(xml) = %(<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">#{xml}</worksheet>)
 
+# A central directory of +entries+ empty entries, then +records+ end records
+# each claiming one entry more than there is (so each fails at its last
+# entry, after all the others are parsed), +gap+ zero bytes and one last such
+# record: a zip reader that tries every record parses the directory each time.
+def end_records(entries, records, gap = 0)
+  cd = (0...entries).map do |i|
+    name = format('p%06d.xml', i)
+    [0x02014b50, 20, 20, 0, 0, 0, 0, 0, 0, 0, name.bytesize, 0, 0, 0, 0, 0, 0].pack('VvvvvvvVVVvvvvvVV') + name
+  end.join
+  record = [0x06054b50, 0, 0, entries + 1, entries + 1, cd.bytesize, 0, 0].pack('VvvvvVVv')
+  cd + (record * records) + ("\0" * gap) + record
+end
+
 CASES = {
   # A 1 MB w:lvlText (random letters, so the part is no zip bomb) and 2,000
   # numbered paragraphs: 2 GB of labels before Word's own cap on a level's
@@ -133,10 +146,16 @@ CASES = {
     entries = (1..20_000).map { |i| %(<sheet name="S#{i}" sheetId="#{i}" r:id="rId1"/>) }.join
     ['again.xlsx', workbook(entries, rels([%w[rId1 worksheet worksheets/s.xml]]),
                             [['xl/worksheets/s.xml', sheet("<sheetData>#{rows}</sheetData>")]])]
-  end
+  end,
+  # 5,000 end records over a 5,000-entry directory (395 KB): 25 M entries
+  # parsed, twice.
+  'end_records' => -> { ['records.docx', end_records(5000, 5000)] },
+  'end_records_timeout' => -> { ['records.docx', end_records(5000, 5000)] },
+  # The same with one record in the last 64 KiB and the others before it.
+  'end_records_far' => -> { ['records.docx', end_records(5000, 5000, 70_000)] }
 }.freeze
 
-TIMEOUTS = { 'nested_tables_timeout' => 1 }.freeze
+TIMEOUTS = { 'nested_tables_timeout' => 1, 'end_records_timeout' => 1 }.freeze
 
 name = ARGV.fetch(0)
 Dir.mktmpdir('office-limits') do |dir|

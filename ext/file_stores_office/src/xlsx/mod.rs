@@ -46,7 +46,14 @@ struct SheetEntry {
 
 /// Converts an Excel workbook's bytes to text.
 pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
-    let mut archive = Archive::open(bytes, limits, cancel)?;
+    from_archive(&mut Archive::open(bytes, limits, cancel)?)
+}
+
+/// The same from an archive already open, so a conversion opens its file
+/// once (the open reads the whole zip directory).
+pub fn from_archive(archive: &mut Archive<'_>) -> Result<String> {
+    let limits = archive.limits();
+    let cancel = archive.cancel();
     let workbook_part = archive
         .relationships("")?
         .into_iter()
