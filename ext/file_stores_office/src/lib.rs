@@ -18,6 +18,7 @@
 //! [`Cancel`] flag.
 
 pub mod archive;
+pub mod controls;
 pub mod docx;
 pub mod numerals;
 pub mod pptx;
@@ -123,6 +124,7 @@ pub fn to_text(bytes: &[u8], format: Format, limits: Limits, cancel: &Cancel) ->
         Format::Excel => guarded("Excel", || xlsx::from_archive(&mut archive))?,
         Format::PowerPoint => guarded("PowerPoint", || pptx::from_archive(&mut archive))?,
     };
+    let text = controls::strip(text);
     if text.len() as u64 > limits.max_output {
         return Err(Error::conversion(format!(
             "its text is over the {} MB limit",
