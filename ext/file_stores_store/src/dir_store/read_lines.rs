@@ -31,8 +31,8 @@ impl DirStore {
     /// Lines `first` (from 1) on of the file at `path`, `limit` of them
     /// (`None`: to the end), as many as fit in `budget` characters (`None`:
     /// no budget); see [`crate::line_window`] for the rules. A UTF-8 BOM is
-    /// dropped. `Ok(None)` for UTF-16 with a BOM, which the caller transcodes
-    /// whole.
+    /// dropped. `Ok(None)` for UTF-16 or UTF-32 with a BOM, which the caller
+    /// transcodes whole.
     pub fn read_lines(
         &self,
         path: &str,
@@ -99,7 +99,11 @@ fn page(
         let mut text = chunk;
         if at_start {
             at_start = false;
-            if chunk.starts_with(b"\xFF\xFE") || chunk.starts_with(b"\xFE\xFF") {
+            // FF FE also starts UTF-32LE; 00 00 FE FF is UTF-32BE.
+            if chunk.starts_with(b"\xFF\xFE")
+                || chunk.starts_with(b"\xFE\xFF")
+                || chunk.starts_with(b"\x00\x00\xFE\xFF")
+            {
                 return Ok(None);
             }
             text = chunk.strip_prefix(UTF8_BOM).unwrap_or(chunk);
@@ -166,6 +170,7 @@ mod tests {
         let (dir, store) = store();
         std::fs::write(dir.path().join("bom.txt"), b"\xEF\xBB\xBFhi\n").expect("write");
         std::fs::write(dir.path().join("wide.txt"), b"\xFF\xFEh\0i\0").expect("write");
+        std::fs::write(dir.path().join("wider.txt"), b"\0\0\xFE\xFF\0\0\0h").expect("write");
         let cancel = Cancel::new();
         let bom = store
             .read_lines("bom.txt", 1, None, None, &cancel)
@@ -176,6 +181,12 @@ mod tests {
         assert_eq!(
             store
                 .read_lines("wide.txt", 1, None, None, &cancel)
+                .expect("read"),
+            None
+        );
+        assert_eq!(
+            store
+                .read_lines("wider.txt", 1, None, None, &cancel)
                 .expect("read"),
             None
         );
