@@ -12,7 +12,8 @@ libFuzzer mutates them, so they only need to show each input's shape.
 - multi_edit: flags byte, then content, old, new... separated by 0x1E.
 - office_to_text: tiny real .docx/.xlsx/.pptx zips (deflated, as Office
   writes them) and the same packages as `== part` text lists, which the
-  target zips itself.
+  target zips itself; and small shapes of issue #27's hostile files (an
+  element with duplicated attributes, a zip of many end records).
 """
 
 import os
@@ -202,6 +203,36 @@ def office_seeds():
                 z.writestr(info, text)
         listing = "".join(f"== {part}\n{text}\n" for part, text in parts)
         write("office_to_text", f"{name}.parts", listing)
+    hostile_office_seeds()
+
+
+def hostile_office_seeds():
+    """Small shapes of issue #27's Office files, for the mutator to grow."""
+    # Relationships whose one element holds many names and copies of the
+    # last (quick-xml's duplicate check compared each copy with every name).
+    names = " ".join(f'a{i}=""' for i in range(40))
+    copies = ' a39=""' * 40
+    rel = f'<Relationship {names}{copies} Id="rId1" Type="{REL}/styles" Target="styles.xml"/>'
+    parts = [
+        ("_rels/.rels", rels(("rId1", "officeDocument", "word/document.xml"))),
+        ("word/document.xml", f'<w:document xmlns:w="{W}"><w:body><w:p><w:r><w:t>x</w:t></w:r></w:p></w:body></w:document>'),
+        ("word/_rels/document.xml.rels", f'<Relationships xmlns="{PKG}">{rel}</Relationships>'),
+    ]
+    write("office_to_text", "duplicate_attributes.parts", "".join(f"== {p}\n{t}\n" for p, t in parts))
+    # A central directory of 20 entries and 50 end records that each claim
+    # one entry more (the zip crate reparsed the directory for each record).
+    cd = b""
+    for i in range(20):
+        name = f"p{i:02}.xml".encode()
+        cd += (
+            b"PK\x01\x02" + bytes([20, 0, 20, 0]) + bytes(20)
+            + len(name).to_bytes(2, "little") + bytes(16) + name
+        )
+    record = (
+        b"PK\x05\x06" + bytes(4) + (21).to_bytes(2, "little") * 2
+        + len(cd).to_bytes(4, "little") + bytes(6)
+    )
+    write("office_to_text", "end_records.zip", cd + record * 50)
 
 
 def path_seeds():

@@ -131,5 +131,36 @@ RSpec.describe 'Guarantee: a chat with files never gets stuck', :integration do
       expect(facts[:sent]).to include("memo.docx (#{docx}, 12 bytes) is in this chat's files.")
       expect(facts[:log]).to include('scan.pdf could not be converted').and include('converter crashed')
     end
+
+    it 'keeps the chat going when a converter raises NotImplementedError or SystemStackError, ' \
+       'or returns an object whose to_s is nil' do
+      script = [s.tool_calls(['read_file', { path: 'scan.pdf' }]), s.text('Could not read it.'),
+                s.tool_calls(['read_file', { path: 'odd.rtf' }]), s.text('Odd.'), s.text('OK.')]
+      docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+      facts = with_server(script) do |server|
+        RubyLLM.config.logger = Logger.new(StringIO.new)
+        RubyLLM.config.file_converters['application/pdf'] = ->(_file) { raise NotImplementedError, 'no OCR here' }
+        RubyLLM.config.file_converters['application/rtf'] = ->(_file) { Class.new { def to_s = nil }.new }
+        deep = Class.new do
+          def local? = true
+          def call(_file) = raise(SystemStackError, 'stack level too deep')
+        end.new
+        RubyLLM.config.file_converters[docx] = deep
+        chat = new_chat.with_file_store
+        chat.file_store.write('scan.pdf', '%PDF-1.4 scan', content_type: 'application/pdf')
+        chat.file_store.write('odd.rtf', '{\\rtf1 odd}', content_type: 'application/rtf')
+        answers = [chat.ask('Read scan.pdf').content, chat.ask('Read odd.rtf').content,
+                   chat.ask('And this', with: attachment('PK not a zip', 'memo.docx')).content]
+        results = server.requests.flat_map { |r| r['messages'] }.select { |m| m['role'] == 'tool' }
+        { answers:, unanswered: unanswered_tool_calls(chat), results: results.map { |m| m['content'] }.uniq }
+      end
+
+      expect(facts[:answers]).to eq(['Could not read it.', 'Odd.', 'OK.'])
+      expect(facts[:unanswered]).to be_empty
+      expect(facts[:results].map { |r| JSON.parse(r) }).to match(
+        [{ 'error' => 'scan.pdf could not be converted: NotImplementedError: no OCR here' },
+         { 'error' => a_string_starting_with('odd.rtf could not be converted: TypeError: ') }]
+      )
+    end
   end
 end

@@ -47,6 +47,47 @@ RSpec.describe 'Guarantee: Office conversion work stays in proportion to the fil
     expect(outcome[:cpu_seconds]).to be < 5
   end
 
+  it 'refuses a .docx of 5,000 end-of-central-directory records at once (the old build parsed 25 M entries, twice)' do
+    outcome = run_case('end_records')
+    expect(outcome[:result]).to include(error: a_string_including('end-of-central-directory records'))
+    expect(outcome[:cpu_seconds]).to be < 2
+    expect(outcome[:peak_mb]).to be < 1024
+  end
+
+  it 'returns from Timeout.timeout(1) around the same file within 2 s' do
+    outcome = run_case('end_records_timeout')
+    expect(outcome[:wall_seconds]).to be < 2
+  end
+
+  it 'stops the zip reader retrying 5,000 end records that lie before the last 64 KiB (under 2 s of CPU)' do
+    outcome = run_case('end_records_far')
+    expect(outcome[:result]).to include(error: a_string_including('reads of the file to open'))
+    expect(outcome[:cpu_seconds]).to be < 2
+  end
+
+  it 'reads an element of 40,000 attribute names and 40,000 copies of the last in time proportional to it ' \
+     '(the old build: 22 s of CPU in one XML event)' do
+    outcome = run_case('duplicate_attributes')
+    expect(outcome[:result]).to eq("one line\n")
+    expect(outcome[:cpu_seconds]).to be < 2
+  end
+
+  it 'returns from Timeout.timeout(1) around the same file within 2 s' do
+    outcome = run_case('duplicate_attributes_timeout')
+    expect(outcome[:wall_seconds]).to be < 2
+  end
+
+  it 'drops the NUL of an Excel cell _x0000_, so search finds the rows read_file shows' do
+    outcome = run_case('nul_cell')
+    expect(outcome[:result]).to eq(text: "## S\n\nTotal due\n", search: "nul.xlsx:3:Total due\n")
+  end
+
+  it 'counts a shared string repeated by the cells of two sheets against one text budget (peak under 360 MB)' do
+    outcome = run_case('shared_string_repeated')
+    expect(outcome[:result]).to include(error: a_string_including('over the 256 MB limit'))
+    expect(outcome[:peak_mb]).to be < 360
+  end
+
   it 'shows a sheet listed 20,000 times once, quickly (under 2 s of CPU)' do
     outcome = run_case('sheet_listed_again')
     expect(outcome[:result]).to start_with("## S1\n7919\n")

@@ -83,6 +83,32 @@ end
 
 def sheet(xml) = %(<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">#{xml}</worksheet>)
 
+# A central directory of +entries+ empty entries, then +records+ end records
+# each claiming one entry more than there is (so each fails at its last
+# entry, after all the others are parsed), +gap+ zero bytes and one last such
+# record: a zip reader that tries every record parses the directory each time.
+def end_records(entries, records, gap = 0)
+  cd = (0...entries).map do |i|
+    name = format('p%06d.xml', i)
+    [0x02014b50, 20, 20, 0, 0, 0, 0, 0, 0, 0, name.bytesize, 0, 0, 0, 0, 0, 0].pack('VvvvvvvVVVvvvvvVV') + name
+  end.join
+  record = [0x06054b50, 0, 0, entries + 1, entries + 1, cd.bytesize, 0, 0].pack('VvvvvVVv')
+  cd + (record * records) + ("\0" * gap) + record
+end
+
+# A Word file whose document relationships hold one element with +names+
+# attributes of different names and then +copies+ copies of the last: a
+# reader that checks for duplicates compares each copy with every name. The
+# document has one line.
+def duplicate_attributes(names, copies)
+  attributes = (1..names).map { |i| %(a#{i}="") }.join(' ') + (%( a#{names}="") * copies)
+  rel = %(<Relationship #{attributes} Id="rId1" Type="#{REL}/styles" Target="styles.xml"/>)
+  zip([['_rels/.rels', rels([%w[rId1 officeDocument word/document.xml]])],
+       ['word/document.xml',
+        %(<w:document xmlns:w="#{W}"><w:body><w:p><w:r><w:t>one line</w:t></w:r></w:p></w:body></w:document>)],
+       ['word/_rels/document.xml.rels', %(<Relationships xmlns="#{PKG}">#{rel}</Relationships>)]])
+end
+
 CASES = {
   # A 1 MB w:lvlText (random letters, so the part is no zip bomb) and 2,000
   # numbered paragraphs: 2 GB of labels before Word's own cap on a level's
@@ -133,10 +159,45 @@ CASES = {
     entries = (1..20_000).map { |i| %(<sheet name="S#{i}" sheetId="#{i}" r:id="rId1"/>) }.join
     ['again.xlsx', workbook(entries, rels([%w[rId1 worksheet worksheets/s.xml]]),
                             [['xl/worksheets/s.xml', sheet("<sheetData>#{rows}</sheetData>")]])]
-  end
+  end,
+  # 40,000 attribute names and 40,000 copies of the last in one element of
+  # a document's relationships (each attribute looked up walks them all).
+  'duplicate_attributes' => -> { ['attributes.docx', duplicate_attributes(40_000, 40_000)] },
+  'duplicate_attributes_timeout' => -> { ['attributes.docx', duplicate_attributes(40_000, 40_000)] },
+  # A workbook whose one cell is _x0000_ (a NUL) before a row of text,
+  # searched after it is read.
+  'nul_cell' => lambda do
+    cells = '<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>1</v></c></row>'
+    sst = %(<sst xmlns="#{SPREADSHEET}"><si><t>_x0000_</t></si><si><t>Total due</t></si></sst>)
+    ['nul.xlsx', workbook('<sheet name="S" sheetId="1" r:id="rId1"/>',
+                          rels([%w[rId1 worksheet worksheets/s.xml], %w[rId2 sharedStrings sharedStrings.xml]]),
+                          [['xl/worksheets/s.xml', sheet("<sheetData>#{cells}</sheetData>")],
+                           ['xl/sharedStrings.xml', sst]])]
+  end,
+  # One shared string of 32,767 random letters used by 4,200 cells in each
+  # of two sheets: 275 MB of text, over the 256 MiB limit (268 MB).
+  'shared_string_repeated' => lambda do
+    random = Random.new(5)
+    text = Array.new(32_767) { ('a'.ord + random.rand(26)).chr }.join
+    cells = (1..4_200).map { |r| %(<row r="#{r}"><c r="A#{r}" t="s"><v>0</v></c></row>) }.join
+    sst = %(<sst xmlns="#{SPREADSHEET}"><si><t>#{text}</t></si></sst>)
+    ['shared.xlsx', workbook('<sheet name="A" sheetId="1" r:id="rId1"/><sheet name="B" sheetId="2" r:id="rId2"/>',
+                             rels([%w[rId1 worksheet worksheets/a.xml], %w[rId2 worksheet worksheets/b.xml],
+                                   %w[rId3 sharedStrings sharedStrings.xml]]),
+                             [['xl/worksheets/a.xml', sheet("<sheetData>#{cells}</sheetData>")],
+                              ['xl/worksheets/b.xml', sheet("<sheetData>#{cells}</sheetData>")],
+                              ['xl/sharedStrings.xml', sst]])]
+  end,
+  # 5,000 end records over a 5,000-entry directory (395 KB): 25 M entries
+  # parsed, twice.
+  'end_records' => -> { ['records.docx', end_records(5000, 5000)] },
+  'end_records_timeout' => -> { ['records.docx', end_records(5000, 5000)] },
+  # The same with one record in the last 64 KiB and the others before it.
+  'end_records_far' => -> { ['records.docx', end_records(5000, 5000, 70_000)] }
 }.freeze
 
-TIMEOUTS = { 'nested_tables_timeout' => 1 }.freeze
+TIMEOUTS = { 'nested_tables_timeout' => 1, 'end_records_timeout' => 1,
+             'duplicate_attributes_timeout' => 1 }.freeze
 
 name = ARGV.fetch(0)
 Dir.mktmpdir('office-limits') do |dir|
@@ -149,7 +210,9 @@ Dir.mktmpdir('office-limits') do |dir|
   result =
     begin
       limit = TIMEOUTS[name]
-      limit ? Timeout.timeout(limit) { store.text(path) } : store.text(path)
+      text = limit ? Timeout.timeout(limit) { store.text(path) } : store.text(path)
+      # A search after the read finds what the read showed.
+      name == 'nul_cell' ? { text:, search: RubyLLM::FileStore::Search.run(store, 'Total') } : text
     rescue RubyLLM::FileStore::ConversionError => e
       { error: "#{e.class}: #{e.message}" }
     rescue Timeout::Error

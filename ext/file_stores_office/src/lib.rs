@@ -18,6 +18,7 @@
 //! [`Cancel`] flag.
 
 pub mod archive;
+pub mod controls;
 pub mod docx;
 pub mod numerals;
 pub mod pptx;
@@ -68,7 +69,12 @@ impl Format {
 /// or else the main part's folder (`word/`, `xl/`, `ppt/`). `None` when it
 /// does not say, or is not a package.
 pub fn package_format(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Option<Format> {
-    let mut archive = archive::Archive::open(bytes, limits, cancel).ok()?;
+    archive_format(&mut archive::Archive::open(bytes, limits, cancel).ok()?)
+}
+
+/// What an open package says it is (see [`package_format`]).
+fn archive_format(archive: &mut archive::Archive<'_>) -> Option<Format> {
+    let cancel = archive.cancel();
     let main = archive
         .relationships("")
         .ok()?
@@ -108,13 +114,17 @@ pub fn package_format(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Option<F
 
 /// Converts an Office file's bytes to text. A file named as one format but
 /// holding another (a workbook saved as `.docx`) is read as what it holds.
+/// The file is opened once: what it holds and its text are read from the
+/// same [`archive::Archive`].
 pub fn to_text(bytes: &[u8], format: Format, limits: Limits, cancel: &Cancel) -> Result<String> {
-    let format = package_format(bytes, limits, cancel).unwrap_or(format);
+    let mut archive = archive::Archive::open(bytes, limits, cancel)?;
+    let format = archive_format(&mut archive).unwrap_or(format);
     let text = match format {
-        Format::Word => word_to_text(bytes, limits, cancel)?,
-        Format::Excel => excel_to_text(bytes, limits, cancel)?,
-        Format::PowerPoint => powerpoint_to_text(bytes, limits, cancel)?,
+        Format::Word => docx::from_archive(&mut archive)?,
+        Format::Excel => guarded("Excel", || xlsx::from_archive(&mut archive))?,
+        Format::PowerPoint => guarded("PowerPoint", || pptx::from_archive(&mut archive))?,
     };
+    let text = controls::strip(text);
     if text.len() as u64 > limits.max_output {
         return Err(Error::conversion(format!(
             "its text is over the {} MB limit",
@@ -122,19 +132,6 @@ pub fn to_text(bytes: &[u8], format: Format, limits: Limits, cancel: &Cancel) ->
         )));
     }
     Ok(text)
-}
-
-// The three readers are filled in by their own modules.
-fn word_to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
-    docx::to_text(bytes, limits, cancel)
-}
-
-fn excel_to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
-    guarded("Excel", || xlsx::to_text(bytes, limits, cancel))
-}
-
-fn powerpoint_to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
-    guarded("PowerPoint", || pptx::to_text(bytes, limits, cancel))
 }
 
 /// Runs a reader with a last guard: a panic (a bug, since input errors are

@@ -57,6 +57,24 @@ impl<'c> Progress<'c> {
     }
 }
 
+/// The most attributes of one element that are read. Office elements carry
+/// a handful; the rest of an element with more is ignored.
+pub const MAX_ATTRIBUTES: usize = 1_000;
+
+/// An element's attributes, the first [`MAX_ATTRIBUTES`] of them, without
+/// quick-xml's check for duplicated names: on a duplicate it compares the
+/// name with every earlier one, so an element of 40,000 names and 40,000
+/// copies of the last took 20 s and more in one event, with no cancel
+/// check. A duplicated name is no harm here: the first one wins. Malformed
+/// attributes are skipped.
+pub fn attributes<'e>(
+    e: &'e BytesStart<'_>,
+) -> impl Iterator<Item = quick_xml::events::attributes::Attribute<'e>> {
+    let mut all = e.attributes();
+    all.with_checks(false);
+    all.flatten().take(MAX_ATTRIBUTES)
+}
+
 /// A reader over a part's bytes, with whitespace kept (it is text in Word).
 pub fn reader(bytes: &[u8]) -> Reader<&[u8]> {
     let mut reader = Reader::from_reader(bytes);
@@ -76,9 +94,10 @@ impl Element<'_, '_> {
     }
 
     /// An attribute's unescaped value, found by local name (`w:val` and
-    /// `val` both answer to `b"val"`). Malformed attributes are skipped.
+    /// `val` both answer to `b"val"`) among the element's first
+    /// [`MAX_ATTRIBUTES`] ([`attributes`]). Malformed attributes are skipped.
     pub fn attr(&self, name: &[u8]) -> Option<String> {
-        self.0.attributes().flatten().find_map(|a| {
+        attributes(self.0).find_map(|a| {
             if local(a.key.0) == name {
                 Some(
                     a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
@@ -194,6 +213,42 @@ mod tests {
         })
         .err();
         assert!(err.is_some_and(|e| e.to_string().contains("word/document.xml")));
+    }
+}
+
+#[cfg(test)]
+mod attribute_tests {
+    use super::*;
+
+    #[test]
+    fn duplicated_names_cost_no_quadratic_check_and_the_first_wins() {
+        let names: String = (1..=40_000).map(|i| format!(" a{i}=\"\"")).collect();
+        let copies = " a40000=\"x\"".repeat(40_000);
+        let xml = format!(r#"<r v="first" v="second"{names}{copies} late="1"/>"#);
+        let started = std::time::Instant::now();
+        let mut seen = Vec::new();
+        for_each_start(xml.as_bytes(), "t.xml", &Cancel::new(), |e| {
+            seen.push((e.attr(b"v"), e.attr(b"missing"), e.attr(b"late")));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, [(Some("first".into()), None, None)]);
+        assert!(started.elapsed().as_secs() < 2, "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn reads_the_first_thousand_attributes_only() {
+        let names: String = (1..=MAX_ATTRIBUTES + 1)
+            .map(|i| format!(" a{i}=\"{i}\""))
+            .collect();
+        let xml = format!("<r{names}/>");
+        let mut seen = Vec::new();
+        for_each_start(xml.as_bytes(), "t.xml", &Cancel::new(), |e| {
+            seen.push((e.attr(b"a1000"), e.attr(b"a1001")));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, [(Some("1000".into()), None)]);
     }
 }
 

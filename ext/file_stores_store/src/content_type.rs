@@ -155,10 +155,14 @@ pub fn sniff(head: &[u8]) -> &'static str {
     }
 }
 
-/// Whether leading bytes look like text: a UTF-16 BOM, or UTF-8 with no NUL
-/// (a character cut at the end of the sample is allowed).
+/// Whether leading bytes look like text: a UTF-16 or UTF-32 BOM (UTF-32LE's
+/// starts as UTF-16LE's does), or UTF-8 with no NUL (a character cut at the
+/// end of the sample is allowed).
 pub fn looks_like_text(head: &[u8]) -> bool {
-    if head.starts_with(b"\xff\xfe") || head.starts_with(b"\xfe\xff") {
+    if head.starts_with(b"\xff\xfe")
+        || head.starts_with(b"\xfe\xff")
+        || head.starts_with(b"\x00\x00\xfe\xff")
+    {
         return true;
     }
     if head.contains(&0) {
@@ -261,5 +265,7 @@ mod tests {
         assert!(looks_like_text(&s[..s.len() - 1]));
         assert!(!looks_like_text(b"\xff\xff\xffabc"));
         assert!(looks_like_text(b"\xff\xfeh\0i\0"));
+        assert!(looks_like_text(b"\xff\xfe\0\0h\0\0\0"));
+        assert!(looks_like_text(b"\0\0\xfe\xff\0\0\0h"));
     }
 }

@@ -33,12 +33,28 @@ module RubyLLM
           [type, family, '*/*'].uniq.flat_map { |key| Array(lookup(registered, key)) } + builtins(type)
         end
 
+        # What a converter may raise that is logged and told to the model as
+        # a ConversionError: errors (a provider's RubyLLM::ServerError, a
+        # bug), NotImplementedError (a ScriptError), a stack overflow and
+        # NoMemoryError (an allocation refused by a cap; the process lives
+        # on). Interrupt, SignalException, SystemExit and Timeout's own
+        # exception class are not rescued: they must stop the caller.
+        FAILURES = [StandardError, ScriptError, SystemStackError, NoMemoryError].freeze
+
+        # C0 controls but tab, line feed and carriage return: a NUL makes a
+        # converted text look binary to search_files, and none means anything
+        # to a model.
+        CONTROLS = "\x00-\x08\x0B\x0C\x0E-\x1F"
+
         # The text of +file+ (a StoredFile) whose bytes are +bytes+, from the
         # first converter that reads it; nil when none does. With
         # +local_only+, stops at the first converter that is not local.
-        # A converter that raises anything but ConversionError (a provider's
-        # RubyLLM::ServerError, a bug) is logged and raises ConversionError
-        # "<path> could not be converted: ...", which tools tell the model.
+        # A converter that raises one of FAILURES but ConversionError, or
+        # returns something whose +to_s+ is not a String, is logged and
+        # raises ConversionError "<path> could not be converted: ...", which
+        # tools tell the model. The text is UTF-8 with invalid bytes
+        # replaced, C0 controls but tab and line feed dropped, and CR LF or a
+        # lone CR read as a line feed.
         def convert(file, bytes, local_only: false)
           input = nil
           chain(file.content_type).each do |converter|
@@ -46,9 +62,17 @@ module RubyLLM
 
             input ||= input_for(file, bytes)
             text = call(converter, input, file)
-            return text.to_s.dup.force_encoding(Encoding::UTF_8).scrub unless text.nil?
+            return clean(text) unless text.nil?
           end
           nil
+        end
+
+        # +text+ (a String) as converted text: see convert.
+        def clean(text)
+          text = text.dup.force_encoding(Encoding::UTF_8)
+          text = text.scrub unless text.valid_encoding?
+          text = text.gsub(/\r\n?/, "\n") if text.include?("\r")
+          text.count(CONTROLS).zero? ? text : text.delete(CONTROLS)
         end
 
         # Whether a converter runs for +content_type+ as soon as a chat keeps
@@ -69,11 +93,18 @@ module RubyLLM
 
         private
 
+        # The converter's text as a String, or nil when it passes the file on.
         def call(converter, input, file)
-          converter.call(input)
+          text = converter.call(input)
+          return nil if text.nil?
+
+          string = text.to_s
+          return string if string.is_a?(String)
+
+          raise TypeError, "the converter returned a #{text.class} whose to_s is a #{string.class}, not a String"
         rescue ConversionError
           raise
-        rescue StandardError => e
+        rescue *FAILURES => e
           message = "#{file.path} could not be converted: #{e.class}: #{e.message}"
           FileStores::Native.logger.error("RubyLLM::FileStore::Converters: #{message} (by #{converter.inspect}, at " \
                                           "#{Array(e.backtrace).first})")

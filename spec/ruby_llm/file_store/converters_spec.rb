@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'timeout'
+
 RSpec.describe RubyLLM::FileStore::Converters do
   # A converter that records what it was given and answers +text+.
   def recording(text, local: false, log: calls)
@@ -114,6 +116,58 @@ RSpec.describe RubyLLM::FileStore::Converters do
       store.write('b.pdf', '%PDF-1.7 same')
       expect([store.text('a.pdf'), store.text('b.pdf')]).to eq(%w[text text])
       expect(calls.size).to eq(1)
+    end
+  end
+
+  describe 'a converter that fails or answers something else than a String' do
+    let(:read) { RubyLLM::FileStore::Tools.for(store).find { |t| t.name == 'read_file' } }
+
+    def raising(error)
+      Class.new { define_singleton_method(:call) { |_file| raise error } }
+    end
+
+    [NotImplementedError.new('no OCR here'), SystemStackError.new('stack level too deep'),
+     NoMemoryError.new('failed to allocate memory'), Class.new(ScriptError).new('a load failed')].each do |error|
+      it "answers { error: } from read_file and raises ConversionError from store.text for #{error.class}" do
+        converters['application/pdf'] = raising(error)
+        store.write('a.pdf', '%PDF-1.7 fake')
+        expect(read.call('path' => 'a.pdf'))
+          .to eq(error: "a.pdf could not be converted: #{error.class}: #{error.message}")
+        expect { store.text('a.pdf') }
+          .to raise_error(RubyLLM::FileStore::ConversionError, /a\.pdf could not be converted/)
+      end
+    end
+
+    it 'answers { error: } when the text it returns has a to_s that is nil or not a String' do
+      [Class.new { def to_s = nil }.new, Class.new { def to_s = 42 }.new].each do |odd|
+        converters['application/pdf'] = recording(odd)
+        store.write('a.pdf', "%PDF-1.7 #{odd.object_id}")
+        expect(read.call('path' => 'a.pdf'))
+          .to include(error: a_string_matching(/\Aa\.pdf could not be converted: TypeError: .*not a String/))
+      end
+    end
+
+    it 'lets Interrupt and Timeout through, so they still stop the caller' do
+      converters['application/pdf'] = raising(Interrupt.new)
+      store.write('a.pdf', '%PDF-1.7 fake')
+      expect { read.call('path' => 'a.pdf') }.to raise_error(Interrupt)
+      converters['application/pdf'] = Class.new { define_singleton_method(:call) { |_f| sleep 5 } }
+      expect { Timeout.timeout(0.2) { read.call('path' => 'a.pdf') } }.to raise_error(Timeout::Error)
+    end
+  end
+
+  describe 'the converted text' do
+    it 'drops C0 controls but tab and line feed, and reads CR LF and a lone CR as line feeds' do
+      converters['application/pdf'] = recording("a\0b\tc\r\nd\re\x1F\x0Bf\n")
+      store.write('a.pdf', '%PDF-1.7 fake')
+      expect(store.text('a.pdf')).to eq("ab\tc\nd\nef\n")
+    end
+
+    it 'keeps a text with a NUL searchable' do
+      converters['application/pdf'] = recording("Row\0 one\nRow two\n")
+      store.write('a.pdf', '%PDF-1.7 fake')
+      store.text('a.pdf')
+      expect(RubyLLM::FileStore::Search.run(store, 'Row two')).to include('a.pdf:2:Row two')
     end
   end
 

@@ -79,15 +79,22 @@ const DEFAULT_MAIN: &str = "word/document.xml";
 
 /// Converts a Word file's bytes to text (see the module documentation).
 pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
-    let mut archive = Archive::open(bytes, limits, cancel)?;
-    let (main, document) = main_part(&mut archive)?;
+    from_archive(&mut Archive::open(bytes, limits, cancel)?)
+}
+
+/// The same from an archive already open, so a conversion opens its file
+/// once (the open reads the whole zip directory).
+pub fn from_archive(archive: &mut Archive<'_>) -> Result<String> {
+    let limits = archive.limits();
+    let cancel = archive.cancel();
+    let (main, document) = main_part(archive)?;
     let rels = archive.relationships(&main)?;
     let dir = main.rfind('/').map_or("", |i| &main[..=i]).to_owned();
-    let styles = match related(&mut archive, &rels, &dir, "styles", "styles.xml")? {
+    let styles = match related(archive, &rels, &dir, "styles", "styles.xml")? {
         Some((part, bytes)) => Styles::parse(&bytes, &part, cancel)?,
         None => Styles::default(),
     };
-    let mut numbering = match related(&mut archive, &rels, &dir, "numbering", "numbering.xml")? {
+    let mut numbering = match related(archive, &rels, &dir, "numbering", "numbering.xml")? {
         Some((part, bytes)) => Numbering::parse(&bytes, &part, cancel)?,
         None => Numbering::default(),
     };
@@ -101,7 +108,7 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
             NoteKind::Foot => ("footnotes", "footnotes.xml"),
             NoteKind::End => ("endnotes", "endnotes.xml"),
         };
-        if let Some((part, bytes)) = related(&mut archive, &rels, &dir, rel, default)? {
+        if let Some((part, bytes)) = related(archive, &rels, &dir, rel, default)? {
             notes.extend(converter.notes(&bytes, &part, kind)?);
         }
     }

@@ -35,7 +35,14 @@ const DEFAULT_PRESENTATION: &str = "ppt/presentation.xml";
 
 /// Converts a presentation's bytes to text.
 pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
-    let mut archive = Archive::open(bytes, limits, cancel)?;
+    from_archive(&mut Archive::open(bytes, limits, cancel)?)
+}
+
+/// The same from an archive already open, so a conversion opens its file
+/// once (the open reads the whole zip directory).
+pub fn from_archive(archive: &mut Archive<'_>) -> Result<String> {
+    let limits = archive.limits();
+    let cancel = archive.cancel();
     // Shows and templates have other main content types, but the package
     // relationship to the main part is the same.
     let main = archive

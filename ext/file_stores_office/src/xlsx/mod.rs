@@ -46,7 +46,14 @@ struct SheetEntry {
 
 /// Converts an Excel workbook's bytes to text.
 pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> {
-    let mut archive = Archive::open(bytes, limits, cancel)?;
+    from_archive(&mut Archive::open(bytes, limits, cancel)?)
+}
+
+/// The same from an archive already open, so a conversion opens its file
+/// once (the open reads the whole zip directory).
+pub fn from_archive(archive: &mut Archive<'_>) -> Result<String> {
+    let limits = archive.limits();
+    let cancel = archive.cancel();
     let workbook_part = archive
         .relationships("")?
         .into_iter()
@@ -76,11 +83,12 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
         },
         None => Vec::new(),
     };
-    let ctx = Context {
+    let mut ctx = Context {
         strings: &strings,
         styles: &styles,
         date1904,
         max_text,
+        text_limit: max_text,
     };
     let by_id: HashMap<&str, &Relationship> = rels
         .iter()
@@ -122,6 +130,10 @@ pub fn to_text(bytes: &[u8], limits: Limits, cancel: &Cancel) -> Result<String> 
             continue;
         }
         let part = archive.require(&rel.target)?;
+        // A sheet's cells and the text written before it share one budget,
+        // so a shared string repeated by many cells stops at the limit once,
+        // not once in the cells and again in the text.
+        ctx.max_text = max_text.saturating_sub(out.len() as u64);
         let sheet = sheet::read_sheet(&part, &rel.target, &ctx, cancel)?;
         drop(part);
         write_sheet(&mut out, sheet, max_text, cancel)?;
@@ -162,7 +174,7 @@ fn read_workbook(bytes: &[u8], part: &str, cancel: &Cancel) -> Result<(Vec<Sheet
 /// The `r:id` of an element: a prefixed `id` attribute (an unprefixed `id`
 /// is something else, such as a slide's number).
 pub(crate) fn rel_id(e: &quick_xml::events::BytesStart) -> Option<String> {
-    e.attributes().flatten().find_map(|a| {
+    xml::attributes(e).find_map(|a| {
         let key = a.key.0;
         (key.contains(&b':') && xml::local(key) == b"id").then(|| xml::lossy(&a.value).into_owned())
     })

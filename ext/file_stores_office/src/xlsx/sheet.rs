@@ -43,7 +43,11 @@ pub struct Context<'a> {
     /// The display kind of each cell style (`s` attribute).
     pub styles: &'a [Kind],
     pub date1904: bool,
+    /// The text this sheet's cells may still take: the limit less what the
+    /// sheets before wrote.
     pub max_text: u64,
+    /// The limit itself, for the message.
+    pub text_limit: u64,
 }
 
 /// The shared strings table, as one buffer and the end of each string.
@@ -185,7 +189,7 @@ pub fn read_sheet(bytes: &[u8], part: &str, ctx: &Context, cancel: &Cancel) -> R
                     finish_cell(&mut cell, ctx, &mut sheet);
                     progress.add((sheet.text.len() - before) as u64)?;
                     if sheet.text.len() as u64 > ctx.max_text {
-                        return Err(too_long(ctx.max_text));
+                        return Err(too_long(ctx.text_limit));
                     }
                 }
                 b"v" | b"t" => capture = Capture::None,
@@ -216,7 +220,7 @@ fn start_cell(e: &BytesStart, cell: &mut Pending, next_row: &mut u32, next_col: 
     let (mut row, mut col) = (*next_row, *next_col);
     let mut cell_type = CellType::Number;
     let mut style = 0;
-    for attr in e.attributes().with_checks(false).flatten() {
+    for attr in xml::attributes(e) {
         match attr.key.0 {
             b"r" => {
                 if let Some((r, c)) = parse_ref(&xml::lossy(&attr.value)) {
@@ -308,9 +312,7 @@ fn write_iso_date(out: &mut String, iso: &str, kind: Kind) {
 /// An attribute's raw value, by exact (unprefixed) name: the cell
 /// attributes read here never hold entities.
 fn raw_attr(e: &BytesStart, name: &[u8]) -> Option<String> {
-    e.attributes()
-        .with_checks(false)
-        .flatten()
+    xml::attributes(e)
         .find(|a| a.key.0 == name)
         .map(|a| xml::lossy(&a.value).into_owned())
 }

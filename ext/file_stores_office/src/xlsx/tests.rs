@@ -359,3 +359,24 @@ fn an_invalid_utf8_byte_in_a_sheet_is_a_replacement_character_and_malformed_xml_
     let err = raw(b"<worksheet><sheetData><row>\xE9</sheetData></worksheet>").err();
     assert!(err.is_some_and(|e| e.to_string().contains("not well-formed")));
 }
+
+#[test]
+fn an_escaped_nul_or_other_control_is_dropped_from_the_text() {
+    let bytes = workbook(
+        &[(
+            "S",
+            "",
+            r#"<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row></sheetData>"#,
+        )],
+        &["<t>a_x0000_b</t>", "<t>c_x001B_d</t>"],
+        "",
+    );
+    let text = crate::to_text(
+        &bytes,
+        crate::Format::Excel,
+        Limits::default(),
+        &Cancel::new(),
+    )
+    .expect("converts");
+    assert_eq!(text, "## S\nab\tcd\n");
+}

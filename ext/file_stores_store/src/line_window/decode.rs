@@ -3,8 +3,11 @@
 //! to show a window of it.
 //!
 //! The rules are those of the Ruby side's `Native.text_from_bytes`: a file
-//! starting with a UTF-16 byte order mark (`FF FE` little-endian, `FE FF`
-//! big-endian) is transcoded from UTF-16 without its mark; any other file is
+//! starting with a UTF-32 byte order mark (`FF FE 00 00` little-endian,
+//! `00 00 FE FF` big-endian; checked first, as UTF-32LE's starts as UTF-16LE's
+//! does) is transcoded from UTF-32, one with a UTF-16 mark (`FF FE`, `FE FF`)
+//! from UTF-16, each without its mark (a UTF-32 unit that is no character,
+//! and an incomplete one at the end, is U+FFFD); any other file is
 //! UTF-8 with a leading UTF-8 mark dropped. Transcoding replaces what Ruby's
 //! `encode(invalid: :replace, undef: :replace)` replaces, with U+FFFD: a
 //! surrogate without its pair, one at a time, and an incomplete sequence at
@@ -30,6 +33,9 @@ enum Kind {
     Undecided,
     Utf8,
     Utf16 {
+        big_endian: bool,
+    },
+    Utf32 {
         big_endian: bool,
     },
 }
@@ -61,15 +67,21 @@ impl TextDecoder {
     }
 
     /// Feeds the next `bytes` of the file. The first call decides the
-    /// encoding, so it must hold the file's first two bytes when the file
-    /// has two (every caller's first chunk does).
+    /// encoding, so it must hold the file's first four bytes when the file
+    /// has four (every caller's first chunk does).
     pub fn push(&mut self, bytes: &[u8], builder: &mut WindowBuilder) {
         let mut bytes = bytes;
         if self.kind == Kind::Undecided {
             if bytes.is_empty() {
                 return;
             }
-            if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+            if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE\x00\x00") {
+                self.kind = Kind::Utf32 { big_endian: false };
+                bytes = rest;
+            } else if let Some(rest) = bytes.strip_prefix(b"\x00\x00\xFE\xFF") {
+                self.kind = Kind::Utf32 { big_endian: true };
+                bytes = rest;
+            } else if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
                 self.kind = Kind::Utf16 { big_endian: false };
                 bytes = rest;
             } else if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
@@ -82,6 +94,7 @@ impl TextDecoder {
         }
         match self.kind {
             Kind::Utf16 { big_endian } => self.push_utf16(bytes, big_endian, builder),
+            Kind::Utf32 { big_endian } => self.push_utf32(bytes, big_endian, builder),
             _ => builder.push(bytes),
         }
     }
@@ -96,6 +109,32 @@ impl TextDecoder {
             _ => 1,
         };
         builder.push("\u{FFFD}".repeat(lone).as_bytes());
+    }
+
+    fn push_utf32(&mut self, bytes: &[u8], big_endian: bool, builder: &mut WindowBuilder) {
+        let joined;
+        let data: &[u8] = if self.pending.is_empty() {
+            bytes
+        } else {
+            let mut both = std::mem::take(&mut self.pending);
+            both.extend_from_slice(bytes);
+            joined = both;
+            &joined
+        };
+        let whole = data.len() / 4 * 4;
+        self.out.clear();
+        self.out.reserve(whole);
+        for unit in data[..whole].chunks_exact(4) {
+            let quad = [unit[0], unit[1], unit[2], unit[3]];
+            let code = if big_endian {
+                u32::from_be_bytes(quad)
+            } else {
+                u32::from_le_bytes(quad)
+            };
+            self.out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+        }
+        self.pending.extend_from_slice(&data[whole..]);
+        builder.push(self.out.as_bytes());
     }
 
     fn push_utf16(&mut self, bytes: &[u8], big_endian: bool, builder: &mut WindowBuilder) {

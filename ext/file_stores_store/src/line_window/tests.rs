@@ -289,3 +289,30 @@ fn a_window_of_many_empty_lines_costs_the_lines_shown() {
         .expect_err("cancelled")
         .is_cancelled());
 }
+
+#[test]
+fn decodes_utf32_with_its_mark_before_utf16s() {
+    let cancel = file_stores_base::cancel::Cancel::new();
+    // FF FE 00 00 is UTF-32LE, not UTF-16LE with a NUL: 'h', '\n', U+1F600,
+    // a surrogate code (no character), and two bytes of an unfinished unit.
+    let mut le = b"\xFF\xFE\x00\x00".to_vec();
+    for code in [0x68u32, 0x0A, 0x1F600, 0xD800] {
+        le.extend_from_slice(&code.to_le_bytes());
+    }
+    le.extend_from_slice(b"i\0");
+    let w = window_of_file(&le, 1, None, None, &cancel).expect("window");
+    assert_eq!(w.text, "h\n\u{1F600}\u{FFFD}\u{FFFD}");
+    let mut be = b"\x00\x00\xFE\xFF".to_vec();
+    for code in [0x68u32, 0x69] {
+        be.extend_from_slice(&code.to_be_bytes());
+    }
+    // Fed a byte at a time after the mark: units across chunks.
+    let mut builder = WindowBuilder::new(1, None, None);
+    let mut decoder = TextDecoder::new();
+    decoder.push(&be[..5], &mut builder);
+    for byte in &be[5..] {
+        decoder.push(std::slice::from_ref(byte), &mut builder);
+    }
+    decoder.finish(&mut builder);
+    assert_eq!(builder.finish().text, "hi");
+}

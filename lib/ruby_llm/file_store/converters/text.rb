@@ -5,7 +5,7 @@ module RubyLLM
     module Converters
       # Reads a file as it is, for types that hold plain text without saying
       # so (like application/x-subrip). Invalid UTF-8 is replaced; UTF-16
-      # with a byte-order mark is transcoded.
+      # and UTF-32 with a byte-order mark are transcoded.
       module Text
         class << self
           def call(file)

@@ -64,6 +64,14 @@ RSpec.describe RubyLLM::FileStore::Tools::ReadFile do
       expect(call_tool('read_file', path: 'wide.txt')).to eq("hi\n")
     end
 
+    it 'reads UTF-32 with a byte-order mark as UTF-32, not as UTF-16' do
+      store.write('le.txt', "\xFF\xFE\x00\x00".b + "hi \u{1F600}\n".encode('UTF-32LE').b)
+      store.write('be.txt', "\x00\x00\xFE\xFF".b + "hi\n".encode('UTF-32BE').b)
+      expect(call_tool('read_file', path: 'le.txt')).to eq("hi \u{1F600}\n")
+      expect(call_tool('read_file', path: 'be.txt')).to eq("hi\n")
+      expect(store.text('le.txt')).to eq("hi \u{1F600}\n")
+    end
+
     context 'with a long file' do
       let(:inline_limit) { 2_000 }
 

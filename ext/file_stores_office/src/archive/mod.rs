@@ -7,8 +7,11 @@
 //! bomb). The sizes a zip's headers declare are checked first, and then the
 //! bytes actually inflated, since headers can lie.
 
+mod eocd;
+mod source;
+
 use std::collections::HashMap;
-use std::io::{Cursor, Read};
+use std::io::Read;
 
 use zip::result::ZipError;
 use zip::ZipArchive;
@@ -16,6 +19,7 @@ use zip::ZipArchive;
 use crate::xml;
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, Result};
+use source::{Refusal, Source};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -69,7 +73,7 @@ impl Relationship {
 
 /// An Office zip, opened for reading with limits and cancellation.
 pub struct Archive<'a> {
-    zip: ZipArchive<Cursor<&'a [u8]>>,
+    zip: ZipArchive<Source<'a>>,
     limits: Limits,
     cancel: &'a Cancel,
     inflated: u64,
@@ -82,7 +86,9 @@ pub struct Archive<'a> {
 
 impl<'a> Archive<'a> {
     /// Opens the zip. Encrypted (password-protected) Office files are OLE
-    /// compound files, not zips, and get an error saying so.
+    /// compound files, not zips, and get an error saying so. The end record
+    /// is checked first ([`eocd::check`]) and the open reads the file a few
+    /// times over at most ([`source`]), checking the cancel flag as it reads.
     pub fn open(bytes: &'a [u8], limits: Limits, cancel: &'a Cancel) -> Result<Self> {
         if bytes.len() as u64 > limits.max_input {
             return Err(Error::conversion(format!(
@@ -98,7 +104,22 @@ impl<'a> Archive<'a> {
                 "the file is in the old binary Office format (.doc/.xls/.ppt), which is not read; save it as .docx/.xlsx/.pptx"
             }));
         }
-        let zip = ZipArchive::new(Cursor::new(bytes)).map_err(|e| zip_error("", e))?;
+        eocd::check(bytes)?;
+        let (source, handle) = Source::new(bytes, cancel);
+        let zip = match ZipArchive::new(source) {
+            Ok(zip) => zip,
+            Err(e) => {
+                return Err(match handle.refusal() {
+                    Some(Refusal::Cancelled) => Error::cancelled(),
+                    Some(Refusal::OverBudget) => Error::conversion(format!(
+                        "its zip directory took more than {} reads of the file to open, which looks crafted to make reading it slow (many end-of-central-directory records?)",
+                        source::OPEN_PASSES
+                    )),
+                    None => zip_error("", e),
+                })
+            }
+        };
+        handle.lift();
         Ok(Archive {
             zip,
             limits,
@@ -144,7 +165,7 @@ impl<'a> Archive<'a> {
     }
 
     /// The cancellation flag, for loops over a part's content.
-    pub fn cancel(&self) -> &Cancel {
+    pub fn cancel(&self) -> &'a Cancel {
         self.cancel
     }
 
@@ -158,7 +179,15 @@ impl<'a> Archive<'a> {
         self.cancel.check()?;
         let limits = self.limits;
         let remaining_total = limits.max_total.saturating_sub(self.inflated);
-        let mut part = self.zip.by_index(index).map_err(|e| zip_error(name, e))?;
+        let cancel = self.cancel;
+        let mut part = match self.zip.by_index(index) {
+            Ok(part) => part,
+            Err(e) => {
+                // A read the source refused when cancelled reads as an I/O error.
+                cancel.check()?;
+                return Err(zip_error(name, e));
+            }
+        };
         if part.encrypted() {
             return Err(Error::conversion(format!(
                 "part {name} is encrypted; save the file without a password and add it again"
@@ -185,9 +214,10 @@ impl<'a> Archive<'a> {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) => {
+                    cancel.check()?;
                     return Err(Error::conversion(format!(
                         "the archive is corrupt or truncated (part {name}: {e})"
-                    )))
+                    )));
                 }
             };
             out.extend_from_slice(&chunk[..n]);
@@ -237,7 +267,11 @@ impl<'a> Archive<'a> {
                 }
             }
         }
-        self.repaired.push((name.to_owned(), count));
+        // A part read again (the package relationships, read to learn the
+        // format and then by the reader) is noted once.
+        if !self.repaired.iter().any(|(seen, _)| seen == name) {
+            self.repaired.push((name.to_owned(), count));
+        }
         Ok(fixed)
     }
 
@@ -441,6 +475,9 @@ mod tests {
 }
 
 #[cfg(test)]
+mod tests_open;
+
+#[cfg(test)]
 mod limit_tests {
     use super::*;
 
@@ -470,7 +507,7 @@ mod limit_tests {
         let cancel = Cancel::new();
         let bytes = {
             use std::io::Write;
-            let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
+            let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
             let options = zip::write::SimpleFileOptions::default();
             writer.start_file("a.xml", options).expect("zip");
             writer.write_all(b"<a>caf\xE9 \xFF</a>").expect("zip");
