@@ -70,6 +70,16 @@ RSpec.describe 'Guarantee: run_code cannot lock the sweep or the store out with 
     expect(tools['list_files'].call({})).to be_a(String).and include('locked.txt')
   end
 
+  it 'gives back what was locked before the run, and never takes its files for the run\'s', :aggregate_failures do
+    60.times { |i| store.write("old/#{i}.txt", "#{i}\n") }
+    File.chmod(0o000, File.join(root, 'old'))
+    result = shell(runner, 'chmod 755 old && echo ok')
+    expect(result.stdout).to eq("ok\n")
+    expect(result.notes.join).not_to include('Not kept')
+    expect(Dir.children(File.join(root, 'old')).size).to eq(60)
+    expect(tools['list_files'].call({})).to be_a(String).and include('old/59.txt')
+  end
+
   it 'removes a staged run scratch folder whatever modes code left in it', :aggregate_failures do
     memory = RubyLLM::FileStore::Memory.new
     memory.write('in.txt', "x\n")

@@ -143,18 +143,30 @@ pub struct Sweep {
 }
 
 impl Snapshot {
-    /// Walks `root`; `skip` names top paths (mount points) left out.
+    /// Walks `root`. A folder or file the store's owner may not use (taken
+    /// outside a run, or by a build before the sweep gave them back) is
+    /// given back first (`u+rwx`, `u+rw`), so the walk sees what it holds
+    /// and the sweep does not take its contents for the run's; what still
+    /// cannot be opened is not walked.
     pub fn take(root: &Path, cancel: &Cancel) -> Result<Snapshot> {
         let mut snapshot = Snapshot::default();
+        give_back_root(root);
         let root_fd = open_root(root)?;
         walk(&root_fd, &HashSet::new(), cancel, |step| {
             match step {
-                Step::Entry { path, st, .. } => {
-                    snapshot.entries.insert(path.to_vec(), Print::of(st));
+                Step::Entry {
+                    dir,
+                    name,
+                    path,
+                    st,
+                    ..
+                } => {
+                    let st = give_back(dir, name, st).unwrap_or(*st);
+                    snapshot.entries.insert(path.to_vec(), Print::of(&st));
                 }
                 Step::TooDeep(path) => push_named(&mut snapshot.too_deep, path),
-                // What the run cannot have changed unless it is its owner:
-                // the sweep finds it changed and gives it back.
+                // Not this process's to open (another owner's): the run,
+                // in a sandbox as this user, cannot change it either.
                 Step::Unreadable(_) => {}
             }
             Ok(Visit::Descend)
@@ -588,6 +600,23 @@ fn unlink_file(dir: BorrowedFd<'_>, name: &[u8]) -> Result<bool> {
         }
         Err(e) => Err(io(name, e)),
     }
+}
+
+/// Gives a folder or file the owner bits the store needs, never through a
+/// link; returns its stat after, or `None` when nothing changed (or the
+/// mode is not this process's to change).
+fn give_back(dir: BorrowedFd<'_>, name: &[u8], st: &Stat) -> Option<Stat> {
+    let owner = match kind_of(st) {
+        Kind::Folder => FOLDER_OWNER_BITS,
+        Kind::File => FILE_OWNER_BITS,
+        _ => return None,
+    };
+    let now = mode_of(st) & 0o7777;
+    if now & owner == owner {
+        return None;
+    }
+    chmod_entry(dir, name, st, now | owner).ok()?;
+    statat(dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW).ok()
 }
 
 /// Takes the setuid, setgid and world-write bits from `name` in `dir`, and

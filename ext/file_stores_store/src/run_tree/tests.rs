@@ -252,3 +252,38 @@ fn a_special_file_in_place_of_a_store_file_is_removed_and_the_file_named_gone() 
     assert!(swept.left.iter().all(|left| left.kind != Kind::Other));
     assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn what_was_locked_before_the_run_is_given_back_by_the_snapshot_and_not_taken_for_the_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cancel = Cancel::new();
+    fs::create_dir(tmp.path().join("old")).unwrap();
+    for i in 0..5 {
+        fs::write(tmp.path().join(format!("old/{i}.txt")), "x").unwrap();
+    }
+    fs::set_permissions(
+        tmp.path().join("old/0.txt"),
+        fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    fs::set_permissions(tmp.path().join("old"), fs::Permissions::from_mode(0o000)).unwrap();
+    let before = Snapshot::take(tmp.path(), &cancel).unwrap();
+    let mode = |p: &str| {
+        fs::symlink_metadata(tmp.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("old"), 0o700);
+    assert_eq!(mode("old/0.txt"), 0o600);
+    assert_eq!(before.len(), 6);
+    let budget = Budget {
+        entries: 2,
+        bytes: 1 << 20,
+    };
+    let swept = sweep(tmp.path(), &before, &[], budget, &cancel).unwrap();
+    assert!(swept.removed.is_empty(), "{:?}", swept.removed);
+    assert!(swept.left.is_empty(), "{:?}", swept.left);
+    assert_eq!(fs::read_dir(tmp.path().join("old")).unwrap().count(), 5);
+}
