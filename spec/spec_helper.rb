@@ -39,6 +39,15 @@ RSpec.configure do |config|
   end
   config.after { |example| RubyLLMTally.record(example) }
   config.after(:suite) { RubyLLMTally.summary&.then { |summary| config.reporter.message(summary) } }
+  # Permissions hold for any user but root: a guarantee about what they
+  # shut out is tagged :unprivileged, one that needs root's privileges
+  # :root. bin/test runs the guarantee suites as root and as an unprivileged
+  # user, so each runs in one of the two.
+  if Process.uid.zero?
+    config.filter_run_excluding(unprivileged: true)
+  else
+    config.filter_run_excluding(root: true)
+  end
   config.order = :random
   Kernel.srand config.seed
 end

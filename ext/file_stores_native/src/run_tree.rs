@@ -124,6 +124,11 @@ impl Swept {
     fn stripped_count(&self) -> u64 {
         self.0.stripped_count
     }
+
+    /// What could not be opened or looked at, not walked (at most the cap).
+    fn unreadable(&self) -> Vec<String> {
+        self.0.unreadable.clone()
+    }
 }
 
 /// `RunTree::Left`: one entry the run made or changed.
@@ -179,12 +184,13 @@ impl Removed {
         self.0 .0.clone()
     }
 
-    /// :budget, :name or :too_deep.
+    /// :budget, :name, :too_deep or :special.
     fn reason(ruby: &Ruby, rb_self: &Self) -> Symbol {
         ruby.to_symbol(match rb_self.0 .1 {
             Removal::Budget => "budget",
             Removal::Name => "name",
             Removal::TooDeep => "too_deep",
+            Removal::Special => "special",
         })
     }
 }
@@ -208,6 +214,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     swept.define_method("too_deep", method!(Swept::too_deep, 0))?;
     swept.define_method("stripped", method!(Swept::stripped, 0))?;
     swept.define_method("stripped_count", method!(Swept::stripped_count, 0))?;
+    swept.define_method("unreadable", method!(Swept::unreadable, 0))?;
 
     let left = class.define_class("Left", ruby.class_object())?;
     left.undef_default_alloc_func();

@@ -60,12 +60,19 @@ module RubyLLM
       # (apparent and allocated, each); past it, the rest is removed and
       # named in the result's notes.
       #
+      # The memory limit holds all of a run's processes and its /tmp
+      # together, in a memory cgroup; where this process can make none
+      # (an unprivileged Puma or Sidekiq, often), construction raises
+      # RubyLLM::ConfigurationError, unless +memory_limit+ is :per_process:
+      # then each process is held to +memory+ on its own (RLIMIT_AS), up to
+      # +processes+ of them, and /tmp (a tmpfs as large as +memory+) on top.
+      #
       # +mounts+ (path in the folder => host path) and +skills+ (host
       # folders, or name => folder, seen at skills/<name>) are linked in
       # read-only for each run. +on_write+ is called with each StoredFile a
       # run created or changed, like the blocks given to after_file_write.
       def initialize(store, python: nil, ruby: nil, shell: nil, cache_dir: self.class.default_cache_dir,
-                     mounts: {}, skills: [], sandbox: true, on_write: nil, **limits)
+                     mounts: {}, skills: [], sandbox: true, on_write: nil, memory_limit: :whole_run, **limits)
         raise ArgumentError, "a file store is needed, not #{store.inspect}" unless store.is_a?(RubyLLM::FileStore)
 
         @store = store
@@ -75,7 +82,7 @@ module RubyLLM
         @hooks = on_write ? [on_write] : []
         @languages = Environments.build(python:, ruby:, shell:, cache_dir: @cache_dir)
         @sandboxed = sandbox != false
-        @sandbox = Sandbox.new(enabled: @sandboxed, limits: @limits,
+        @sandbox = Sandbox.new(enabled: @sandboxed, limits: @limits, memory_limit:,
                                read_only: @languages.values.flat_map(&:read_only))
       end
 

@@ -9,6 +9,14 @@
 //! `ENAMETOOLONG`, or lead outside the folder. A walk goes [`MAX_DEPTH`]
 //! names deep, as deep as a store path; what is below is named, not walked.
 //!
+//! Code may take its own folders' permissions away (`chmod 000`), which
+//! matters where the host is not root: before walking a folder the run
+//! made or changed, the sweep gives it back to its owner (`u+rwx`, and
+//! `u+rw` to files), from a descriptor, never through a link; what it still
+//! cannot open is named and skipped, never an error that stops the sweep.
+//! Special files (FIFOs, sockets) the run made or put in place of a file
+//! are removed: no file tool can read, write or delete one.
+//!
 //! Nothing is read: the budget (bytes, allocated bytes, entries) is checked
 //! on `lstat` alone, so a run that leaves sparse files of any size costs the
 //! host one `lstat` each.
@@ -36,6 +44,10 @@ pub const MAX_NAMED: usize = 50;
 const REMOVE_OPEN: usize = 32;
 /// The bits no file a run made or changed may keep.
 const PRIVILEGE_BITS: u32 = 0o4000 | 0o2000 | 0o0002;
+/// The bits the owner needs on a folder to walk and change it.
+const FOLDER_OWNER_BITS: u32 = 0o700;
+/// The bits the owner needs on a file to read and replace it.
+const FILE_OWNER_BITS: u32 = 0o600;
 
 /// What a walk tells apart: a file the same since the snapshot has the same
 /// inode, size, times and mode.
@@ -79,6 +91,8 @@ pub enum Removal {
     Name,
     /// Deeper than a store path may nest.
     TooDeep,
+    /// A FIFO, socket or device node: no file the store can hold.
+    Special,
 }
 
 /// An entry a run made or changed and the sweep kept.
@@ -123,19 +137,37 @@ pub struct Sweep {
     /// Entries whose setuid, setgid or world-write bits were taken away.
     pub stripped: Vec<String>,
     pub stripped_count: u64,
+    /// What could not be opened or looked at even after the run's folders
+    /// were given back to their owner (at most [`MAX_NAMED`]): not walked.
+    pub unreadable: Vec<String>,
 }
 
 impl Snapshot {
-    /// Walks `root`; `skip` names top paths (mount points) left out.
+    /// Walks `root`. A folder or file the store's owner may not use (taken
+    /// outside a run, or by a build before the sweep gave them back) is
+    /// given back first (`u+rwx`, `u+rw`), so the walk sees what it holds
+    /// and the sweep does not take its contents for the run's; what still
+    /// cannot be opened is not walked.
     pub fn take(root: &Path, cancel: &Cancel) -> Result<Snapshot> {
         let mut snapshot = Snapshot::default();
+        give_back_root(root);
         let root_fd = open_root(root)?;
         walk(&root_fd, &HashSet::new(), cancel, |step| {
             match step {
-                Step::Entry { path, st, .. } => {
-                    snapshot.entries.insert(path.to_vec(), Print::of(st));
+                Step::Entry {
+                    dir,
+                    name,
+                    path,
+                    st,
+                    ..
+                } => {
+                    let st = give_back(dir, name, st).unwrap_or(*st);
+                    snapshot.entries.insert(path.to_vec(), Print::of(&st));
                 }
                 Step::TooDeep(path) => push_named(&mut snapshot.too_deep, path),
+                // Not this process's to open (another owner's): the run,
+                // in a sandbox as this user, cannot change it either.
+                Step::Unreadable(_) => {}
             }
             Ok(Visit::Descend)
         })?;
@@ -163,6 +195,9 @@ pub fn sweep(
     budget: Budget,
     cancel: &Cancel,
 ) -> Result<Sweep> {
+    // The run sees the store's folder as its work folder and may take its
+    // permissions too: they are given back first, or nothing can be walked.
+    give_back_root(root);
     let root_fd = open_root(root)?;
     let skip: HashSet<Vec<u8>> = skip.iter().map(|s| s.as_bytes().to_vec()).collect();
     let mut out = Sweep::default();
@@ -172,6 +207,10 @@ pub fn sweep(
         let (dir, name, path, st, depth) = match step {
             Step::TooDeep(path) => {
                 push_named(&mut out.too_deep, path);
+                return Ok(Visit::Skip);
+            }
+            Step::Unreadable(path) => {
+                push_named(&mut out.unreadable, path);
                 return Ok(Visit::Skip);
             }
             Step::Entry {
@@ -199,8 +238,8 @@ pub fn sweep(
         if !changed {
             return Ok(Visit::Descend);
         }
-        if kind != Kind::Link && mode_of(st) & PRIVILEGE_BITS != 0 {
-            strip(dir, name, st, path, &mut out)?;
+        if kind != Kind::Link {
+            restore_mode(dir, name, st, path, &mut out)?;
         }
         let text = std::str::from_utf8(path).ok();
         let addressable = text.is_some_and(|t| path::normalize(t).is_ok());
@@ -209,6 +248,11 @@ pub fn sweep(
             Some(Removal::Name)
         } else if deep {
             Some(Removal::TooDeep)
+        } else if kind == Kind::Other {
+            // A store file the run replaced by one is gone from the store:
+            // not seen, so it is named among the deleted.
+            seen.remove(path);
+            Some(Removal::Special)
         } else if kind != Kind::Folder || created {
             entries += 1;
             let (size, blocks) = if kind == Kind::File {
@@ -320,6 +364,9 @@ enum Step<'a> {
         depth: usize,
     },
     TooDeep(&'a [u8]),
+    /// An entry that cannot be looked at, or a folder that cannot be
+    /// opened or listed (permissions): not walked.
+    Unreadable(&'a [u8]),
 }
 
 enum Visit {
@@ -356,7 +403,15 @@ fn walk(
         cancel.check()?;
         if fresh {
             fresh = false;
-            let names = names_in(&frame.fd, &frame.path)?;
+            let names = match names_in(&frame.fd, &frame.path) {
+                Ok(names) => names,
+                Err(e) if denied(e.raw_os_error()) => {
+                    visit(Step::Unreadable(&frame.path))?;
+                    stack.pop();
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let mut subdirs = Vec::new();
             for name in names {
                 let path = join(&frame.path, &name);
@@ -370,6 +425,10 @@ fn walk(
                 ) {
                     Ok(st) => st,
                     Err(Errno::NOENT) => continue,
+                    Err(Errno::ACCESS) | Err(Errno::PERM) => {
+                        visit(Step::Unreadable(&path))?;
+                        continue;
+                    }
                     Err(e) => return Err(io(&path, e)),
                 };
                 let visit_it = visit(Step::Entry {
@@ -404,6 +463,10 @@ fn walk(
             Ok(fd) => fd,
             // Gone, or no longer a folder: nothing to walk.
             Err(Errno::NOENT) | Err(Errno::NOTDIR) | Err(Errno::LOOP) => continue,
+            Err(Errno::ACCESS) | Err(Errno::PERM) => {
+                visit(Step::Unreadable(&path))?;
+                continue;
+            }
             Err(e) => return Err(io(&path, e)),
         };
         let depth = frame.depth + 1;
@@ -444,7 +507,7 @@ fn remove_at(dir: BorrowedFd<'_>, name: &[u8], cancel: &Cancel) -> Result<()> {
         if unlink_file(dir, &top)? {
             continue;
         }
-        let fd = match openat(dir, OsStr::from_bytes(&top), DIR_FLAGS, Mode::empty()) {
+        let fd = match open_owned(dir, &top) {
             Ok(fd) => fd,
             Err(Errno::NOENT) => continue,
             Err(e) => return Err(io(&top, e)),
@@ -476,14 +539,50 @@ fn remove_at(dir: BorrowedFd<'_>, name: &[u8], cancel: &Cancel) -> Result<()> {
                     queue.push(fresh.into_bytes());
                 }
                 Some(sub) => {
-                    let child = openat(fd, OsStr::from_bytes(&sub), DIR_FLAGS, Mode::empty())
-                        .map_err(|e| io(&sub, e))?;
+                    let child = open_owned(fd.as_fd(), &sub).map_err(|e| io(&sub, e))?;
                     stack.push((child, sub));
                 }
             }
         }
     }
     Ok(())
+}
+
+/// Opens the folder `name` in `dir` for a removal, giving it back to its
+/// owner first when code took its permissions (`u+rwx`: read to list it,
+/// write and search to unlink in it). Never through a link.
+fn open_owned(dir: BorrowedFd<'_>, name: &[u8]) -> rustix::io::Result<OwnedFd> {
+    let fd = match openat(dir, OsStr::from_bytes(name), DIR_FLAGS, Mode::empty()) {
+        Err(Errno::ACCESS) => {
+            let st = statat(dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW)?;
+            if kind_of(&st) == Kind::Folder {
+                chmod_entry(dir, name, &st, (mode_of(&st) & 0o7777) | FOLDER_OWNER_BITS)?;
+            }
+            openat(dir, OsStr::from_bytes(name), DIR_FLAGS, Mode::empty())?
+        }
+        other => other?,
+    };
+    let st = rustix::fs::fstat(&fd)?;
+    if mode_of(&st) & FOLDER_OWNER_BITS != FOLDER_OWNER_BITS {
+        rustix::fs::fchmod(&fd, raw_mode((mode_of(&st) & 0o7777) | FOLDER_OWNER_BITS))?;
+    }
+    Ok(fd)
+}
+
+/// Whether an OS error number says permission was denied.
+fn denied(errno: Option<i32>) -> bool {
+    errno == Some(Errno::ACCESS.raw_os_error()) || errno == Some(Errno::PERM.raw_os_error())
+}
+
+/// Gives the root folder of a sweep back to its owner (`u+rwx`) if code
+/// took it; a root this process does not own is left as it is.
+fn give_back_root(root: &Path) {
+    let Ok(st) = rustix::fs::stat(root) else {
+        return;
+    };
+    if kind_of(&st) == Kind::Folder && mode_of(&st) & FOLDER_OWNER_BITS != FOLDER_OWNER_BITS {
+        let _ = rustix::fs::chmod(root, raw_mode((mode_of(&st) & 0o7777) | FOLDER_OWNER_BITS));
+    }
 }
 
 /// Unlinks `name` in `dir` unless it is a folder; true when it is gone.
@@ -503,16 +602,54 @@ fn unlink_file(dir: BorrowedFd<'_>, name: &[u8]) -> Result<bool> {
     }
 }
 
-/// Takes the setuid, setgid and world-write bits from `name` in `dir`,
-/// never through a link.
-fn strip(dir: BorrowedFd<'_>, name: &[u8], st: &Stat, path: &[u8], out: &mut Sweep) -> Result<()> {
-    let mode = mode_of(st) & 0o7777 & !PRIVILEGE_BITS;
+/// Gives a folder or file the owner bits the store needs, never through a
+/// link; returns its stat after, or `None` when nothing changed (or the
+/// mode is not this process's to change).
+fn give_back(dir: BorrowedFd<'_>, name: &[u8], st: &Stat) -> Option<Stat> {
+    let owner = match kind_of(st) {
+        Kind::Folder => FOLDER_OWNER_BITS,
+        Kind::File => FILE_OWNER_BITS,
+        _ => return None,
+    };
+    let now = mode_of(st) & 0o7777;
+    if now & owner == owner {
+        return None;
+    }
+    chmod_entry(dir, name, st, now | owner).ok()?;
+    statat(dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW).ok()
+}
+
+/// Takes the setuid, setgid and world-write bits from `name` in `dir`, and
+/// gives its owner back what the store needs (`u+rwx` on a folder, `u+rw`
+/// on a file), never through a link. A mode this process may not change
+/// (an entry it does not own) is left: the walk names it if unreadable.
+fn restore_mode(
+    dir: BorrowedFd<'_>,
+    name: &[u8],
+    st: &Stat,
+    path: &[u8],
+    out: &mut Sweep,
+) -> Result<()> {
+    let now = mode_of(st) & 0o7777;
+    let privileged = now & PRIVILEGE_BITS != 0;
+    let owner = match kind_of(st) {
+        Kind::Folder => FOLDER_OWNER_BITS,
+        Kind::File => FILE_OWNER_BITS,
+        _ => 0,
+    };
+    let mode = (now & !PRIVILEGE_BITS) | owner;
+    if mode == now {
+        return Ok(());
+    }
     match chmod_entry(dir, name, st, mode) {
         Ok(()) | Err(Errno::NOENT) => {}
+        Err(Errno::PERM) if !privileged => {}
         Err(e) => return Err(io(path, e)),
     }
-    out.stripped_count += 1;
-    push_named(&mut out.stripped, path);
+    if privileged {
+        out.stripped_count += 1;
+        push_named(&mut out.stripped, path);
+    }
     Ok(())
 }
 

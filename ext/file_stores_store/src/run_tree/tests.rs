@@ -167,3 +167,123 @@ fn removal_of_mount_points_never_goes_through_a_link() {
     );
     assert!(outside.path().join("mnt").exists());
 }
+
+#[test]
+fn folders_and_files_the_run_took_from_their_owner_are_given_back_and_walked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cancel = Cancel::new();
+    let before = Snapshot::take(tmp.path(), &cancel).unwrap();
+    fs::create_dir_all(tmp.path().join("locked/inner")).unwrap();
+    fs::write(tmp.path().join("locked/inner/big.bin"), vec![0u8; 200_000]).unwrap();
+    fs::write(tmp.path().join("secret.txt"), "x").unwrap();
+    fs::set_permissions(
+        tmp.path().join("locked/inner"),
+        fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    fs::set_permissions(tmp.path().join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+    fs::set_permissions(
+        tmp.path().join("secret.txt"),
+        fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    let budget = Budget {
+        entries: 1_000,
+        bytes: 100_000,
+    };
+    let swept = sweep(tmp.path(), &before, &[], budget, &cancel).unwrap();
+    let mode = |p: &str| {
+        fs::symlink_metadata(tmp.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("locked"), 0o700);
+    assert_eq!(mode("locked/inner"), 0o700);
+    assert_eq!(mode("secret.txt"), 0o600);
+    assert!(swept.unreadable.is_empty());
+    assert_eq!(
+        swept.removed,
+        vec![("locked/inner/big.bin".to_owned(), Removal::Budget)]
+    );
+}
+
+#[test]
+fn a_tree_of_folders_with_no_permissions_is_removed_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cancel = Cancel::new();
+    fs::create_dir_all(tmp.path().join("scratch/a/b")).unwrap();
+    fs::write(tmp.path().join("scratch/a/b/x"), "x").unwrap();
+    for dir in ["scratch/a/b", "scratch/a", "scratch"] {
+        fs::set_permissions(tmp.path().join(dir), fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    assert!(remove(tmp.path(), "scratch", &cancel).unwrap());
+    assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+/// Makes a FIFO at `path` (the mkfifo tool is on every Unix).
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_special_file_in_place_of_a_store_file_is_removed_and_the_file_named_gone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cancel = Cancel::new();
+    fs::write(tmp.path().join("data.csv"), "a,b\n").unwrap();
+    let before = Snapshot::take(tmp.path(), &cancel).unwrap();
+    fs::remove_file(tmp.path().join("data.csv")).unwrap();
+    mkfifo(&tmp.path().join("data.csv"));
+    mkfifo(&tmp.path().join("pipe"));
+    let swept = sweep(tmp.path(), &before, &[], ROOMY, &cancel).unwrap();
+    assert_eq!(
+        swept.removed,
+        vec![
+            ("data.csv".to_owned(), Removal::Special),
+            ("pipe".to_owned(), Removal::Special)
+        ]
+    );
+    assert_eq!(swept.gone, vec!["data.csv".to_owned()]);
+    assert!(swept.left.iter().all(|left| left.kind != Kind::Other));
+    assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn what_was_locked_before_the_run_is_given_back_by_the_snapshot_and_not_taken_for_the_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cancel = Cancel::new();
+    fs::create_dir(tmp.path().join("old")).unwrap();
+    for i in 0..5 {
+        fs::write(tmp.path().join(format!("old/{i}.txt")), "x").unwrap();
+    }
+    fs::set_permissions(
+        tmp.path().join("old/0.txt"),
+        fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    fs::set_permissions(tmp.path().join("old"), fs::Permissions::from_mode(0o000)).unwrap();
+    let before = Snapshot::take(tmp.path(), &cancel).unwrap();
+    let mode = |p: &str| {
+        fs::symlink_metadata(tmp.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("old"), 0o700);
+    assert_eq!(mode("old/0.txt"), 0o600);
+    assert_eq!(before.len(), 6);
+    let budget = Budget {
+        entries: 2,
+        bytes: 1 << 20,
+    };
+    let swept = sweep(tmp.path(), &before, &[], budget, &cancel).unwrap();
+    assert!(swept.removed.is_empty(), "{:?}", swept.removed);
+    assert!(swept.left.is_empty(), "{:?}", swept.left);
+    assert_eq!(fs::read_dir(tmp.path().join("old")).unwrap().count(), 5);
+}

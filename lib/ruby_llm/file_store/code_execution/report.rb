@@ -8,7 +8,8 @@ module RubyLLM
         REMOVED = {
           budget: 'Not kept, past what one run may leave (%<budget>s)',
           name: 'Removed, with names the files cannot hold (control characters, or not UTF-8)',
-          too_deep: 'Removed, folders nested deeper than a file path may go'
+          too_deep: 'Removed, folders nested deeper than a file path may go',
+          special: 'Removed, special files (FIFOs, sockets) that no file tool can read, write or delete'
         }.freeze
 
         private
@@ -72,6 +73,10 @@ module RubyLLM
           end
           unless swept.stripped.empty?
             notes << "Setuid, setgid and world-write permissions were taken from #{swept.stripped.join(', ')}."
+          end
+          unless swept.unreadable.empty?
+            notes << 'These could not be opened even after their permissions were given back, so were not ' \
+                     "checked: #{swept.unreadable.join(', ')}. Remove them with run_code or delete_file."
           end
           notes
         end

@@ -16,7 +16,8 @@ module RubyLLM
       # it counts only the sandbox's processes; root ignores RLIMIT_NPROC, so
       # root without a cgroup cannot be limited and construction refuses),
       # memory (a memory cgroup, with RLIMIT_AS to spare; else RLIMIT_AS
-      # alone), and the output kept from stdout and stderr.
+      # alone, only when asked for with memory_limit: :per_process), and the
+      # output kept from stdout and stderr.
       class Sandbox
         # How a run ended.
         Outcome = Struct.new(:exit_status, :signal, :stdout, :stderr, :timed_out, :out_of_memory,
@@ -27,16 +28,22 @@ module RubyLLM
         # The shell joins the groups, then becomes the program, so even the
         # program's first fork is counted.
         JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+        MEMORY_LIMITS = %i[whole_run per_process].freeze
 
-        def initialize(enabled:, limits:, read_only: [])
+        # +memory_limit+: :whole_run (the default) holds all of a run's
+        # processes and its /tmp together to the memory limit, which takes a
+        # memory cgroup: without one, construction raises. :per_process
+        # accepts RLIMIT_AS alone where there is none: each process gets the
+        # limit, and /tmp (a tmpfs as large as the limit) comes on top.
+        def initialize(enabled:, limits:, read_only: [], memory_limit: :whole_run)
+          unless MEMORY_LIMITS.include?(memory_limit)
+            raise ArgumentError, "memory_limit must be :whole_run or :per_process, not #{memory_limit.inspect}"
+          end
+
           @limits = limits
           @cgroup_place = Cgroup.available
           @bwrap = Bwrap.new(read_only:, tmp_size: limits[:memory]) if enabled
-          return unless enabled && !@cgroup_place && Process.uid.zero?
-
-          raise ConfigurationError, 'run_code cannot limit the processes code starts: this process runs as root, ' \
-                                    'which RLIMIT_NPROC does not hold, and no pids cgroup is writable. Run as ' \
-                                    'another user, give this process a writable cgroup, or pass sandbox: false'
+          check_cgroup(memory_limit) if enabled
         end
 
         # Whether a memory cgroup charges each run for the memory it uses
@@ -63,6 +70,29 @@ module RubyLLM
         end
 
         private
+
+        # Refuses limits this machine cannot hold: processes for root
+        # without a pids cgroup, and memory for the whole run without a
+        # memory cgroup unless :per_process was asked for.
+        def check_cgroup(memory_limit)
+          if !@cgroup_place && Process.uid.zero?
+            raise ConfigurationError, 'run_code cannot limit the processes code starts: this process runs as root, ' \
+                                      'which RLIMIT_NPROC does not hold, and no pids cgroup is writable. Run as ' \
+                                      'another user, give this process a writable cgroup, or pass sandbox: false'
+          end
+          return if memory_capped? || memory_limit == :per_process
+
+          raise ConfigurationError, per_process_message
+        end
+
+        def per_process_message
+          'run_code cannot hold a run to its memory limit: no memory cgroup is writable here, so the limit would ' \
+            "be RLIMIT_AS on each of up to #{@limits[:processes]} processes, and the run's /tmp (a tmpfs) would " \
+            'not count. Give this process a writable cgroup with the memory controller (systemd: Delegate=yes ' \
+            'in its unit; cgroup v2: memory and pids in the parent group\'s cgroup.subtree_control), or pass ' \
+            'memory_limit: :per_process to accept the limit per process (a run may then use up to ' \
+            'processes x memory, plus as much again in /tmp)'
+        end
 
         def execute(command, folder, env, cgroup)
           out_r, out_w = IO.pipe

@@ -17,16 +17,18 @@ module RubyLLM
         # - links: symbolic links the run made, which the store ignores.
         # - hidden: [path, bytes] of hidden files the run made or changed.
         # - removed: [shown path, reason] of what the sweep removed (reasons:
-        #   :budget, :name, :too_deep), at most RunTree's 50; removed_count
+        #   :budget, :name, :too_deep, :special), at most RunTree's 50; removed_count
         #   counts them all.
         # - too_deep: folders at the depth limit, there before, not walked.
         # - stripped: what lost setuid, setgid or world-write bits.
+        # - unreadable: what could not be opened or looked at, even given
+        #   back to its owner, so was not checked.
         # - sizes: path => bytes of the files among created and changed.
         Sweep = Struct.new(:created, :changed, :deleted, :links, :hidden, :removed, :removed_count, :too_deep,
-                           :stripped, :sizes, keyword_init: true) do
+                           :stripped, :unreadable, :sizes, keyword_init: true) do
           def self.empty
             new(created: [], changed: [], deleted: [], links: [], hidden: [], removed: [], removed_count: 0,
-                too_deep: [], stripped: [], sizes: {})
+                too_deep: [], stripped: [], unreadable: [], sizes: {})
           end
 
           def hidden_bytes = hidden.sum(&:last)
@@ -47,13 +49,16 @@ module RubyLLM
         # the names the store cannot address, folders too deep for a store
         # path, and whatever is past +entries+ or +bytes+ (apparent and
         # allocated, checked before anything is read); takes setuid, setgid
-        # and world-write bits from the rest. +skip+: the mount points.
+        # and world-write bits from the rest, and special files (FIFOs,
+        # sockets) the run made or put in place of a file; folders and files
+        # the run made or changed are given back to their owner (u+rwx,
+        # u+rw) before they are walked. +skip+: the mount points.
         def sweep(skip:, entries:, bytes:)
           swept = @tree.sweep(@root, skip:, entries:, bytes:)
           Sweep.new(**left(swept.left), deleted: swept.gone.reject { |path| self.class.hidden?(path) },
                                         removed: swept.removed.map { |entry| [entry.path, entry.reason] },
                                         removed_count: swept.removed_count, too_deep: swept.too_deep,
-                                        stripped: swept.stripped)
+                                        stripped: swept.stripped, unreadable: swept.unreadable)
         end
 
         private

@@ -53,6 +53,8 @@ module RubyLLM
           execute(**args)
         rescue *MODEL_ERRORS => e
           { error: e.message }
+        rescue Errno::EACCES, Errno::EPERM => e
+          { error: denied_message(e) }
         end
 
         def inspect = "#<#{name} tool on #{store.inspect}>"
@@ -67,6 +69,14 @@ module RubyLLM
         end
 
         def sha256(bytes) = FileStores::Native.sha256_hex(bytes)
+
+        # A file or folder this process may not open: its permissions were
+        # taken (code can chmod what it made), which the model can undo.
+        def denied_message(error)
+          what = error.message.sub(/\A(Permission denied|Operation not permitted) - /, '')
+          "Permission denied: #{what}. Its permissions shut the file tools out: run_code can give them back " \
+            '(chmod -R u+rwX on it) or remove it.'
+        end
 
         # The digest of a file now: the store's, or one made from its bytes.
         def current_digest(file)

@@ -8,11 +8,19 @@ require 'tmpdir'
 module CodeExecutionHelper
   FAST = { timeout: 10, memory: 256 * 1024 * 1024, processes: 32, file_size: 16 * 1024 * 1024 }.freeze
 
+  # Where no memory cgroup can be made (an unprivileged run, as
+  # bin/test-unprivileged makes), runners accept the memory limit per
+  # process, which is all there is.
+  def self.memory_limit
+    RubyLLM::FileStore::CodeExecution::Cgroup.available&.dig(:memory) ? {} : { memory_limit: :per_process }
+  end
+
   def self.sandbox_problem
     return @sandbox_problem if defined?(@sandbox_problem)
 
     @sandbox_problem = begin
-      RubyLLM::FileStore::CodeExecution.new(RubyLLM::FileStore::Memory.new, python: false, shell: true, ruby: false)
+      RubyLLM::FileStore::CodeExecution.new(RubyLLM::FileStore::Memory.new, python: false, shell: true, ruby: false,
+                                                                            **memory_limit)
       nil
     rescue RubyLLM::ConfigurationError => e
       e.message
@@ -27,7 +35,7 @@ module CodeExecutionHelper
   end
 
   def runner_for(store, **options)
-    RubyLLM::FileStore::CodeExecution.new(store, **FAST, **options)
+    RubyLLM::FileStore::CodeExecution.new(store, **FAST, **CodeExecutionHelper.memory_limit, **options)
   end
 
   def python(runner, code, files: nil)
