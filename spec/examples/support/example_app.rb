@@ -19,6 +19,8 @@ class ExampleApp
   # Each command's bound: a hung boot fails the example instead of the run.
   TIMEOUT = 120
   MEMORY_CAP = 4 << 30
+  LEFT_BY_A_RUN = %w[Gemfile.lock .bundle db/migrate db/*.sqlite3 db/schema.rb log/*.log tmp/* storage/*
+                     app/models/{chat,message,model,tool_call}.rb config/initializers/ruby_llm.rb].freeze
 
   attr_reader :dir, :log
 
@@ -35,6 +37,8 @@ class ExampleApp
     @gems = VendorGems.make(ruby_llm_folders, File.join(dir, 'gems'))
     @log = +''
     FileUtils.cp_r(SOURCE, @app)
+    # What a run of the app in place left (its .gitignore): the copy starts as committed.
+    FileUtils.rm_rf(LEFT_BY_A_RUN.flat_map { |pattern| Dir.glob(File.join(@app, pattern)) })
     support_rails61
   end
 
