@@ -40,6 +40,7 @@ class ExampleApp
     # What a run of the app in place left (its .gitignore): the copy starts as committed.
     FileUtils.rm_rf(LEFT_BY_A_RUN.flat_map { |pattern| Dir.glob(File.join(@app, pattern)) })
     support_rails61
+    @gem_path = gem_folders
   end
 
   # What the quick start says, in the app: returns the migrations it made.
@@ -64,7 +65,7 @@ class ExampleApp
       'RUBY_LLM_GEMS' => @gems, 'FILE_STORES_NATIVE_ROOT' => ROOT, 'RAILS_ENV' => 'production',
       'SECRET_KEY_BASE' => 'example-app-spec', 'OPENAI_API_KEY' => 'test-key',
       'DATABASE_PATH' => File.join(dir, 'production.sqlite3'), 'STORAGE_ROOT' => File.join(dir, 'storage'),
-      'RUBYLIB' => nil, 'RUBYOPT' => nil, 'BUNDLE_PATH' => nil, 'BUNDLE_WITHOUT' => nil }
+      'RUBYLIB' => nil, 'RUBYOPT' => nil, 'BUNDLE_PATH' => nil, 'BUNDLE_WITHOUT' => nil, 'GEM_PATH' => @gem_path }
   end
 
   # Runs a command in the app; raises with its output unless it succeeds.
@@ -86,6 +87,31 @@ class ExampleApp
       end
       [reader.value, thread.value]
     end
+  end
+
+  # Debian 13 registers some packaged gems (racc 1.8.1, useragent 0.16.8,
+  # csv) with a gemspec and no gem folder, their files in vendor_ruby, which
+  # Bundler takes for gems to download. A gem path of the temporary folder
+  # gives each a folder whose lib is vendor_ruby, and its gemspec; returns
+  # the GEM_PATH that puts it first (nil when every gem has its folder).
+  def gem_folders
+    missing = folderless_specs
+    return nil if missing.empty?
+
+    home = File.join(dir, 'gem-folders')
+    FileUtils.mkdir_p(File.join(home, 'specifications'))
+    missing.each do |spec|
+      FileUtils.mkdir_p(folder = File.join(home, 'gems', spec.full_name))
+      File.symlink(RbConfig::CONFIG['vendorlibdir'], File.join(folder, 'lib'))
+      FileUtils.cp(spec.loaded_from, File.join(home, 'specifications', "#{spec.full_name}.gemspec"))
+    end
+    [home, *Gem.path].join(File::PATH_SEPARATOR)
+  end
+
+  # Debian's arch-independent packaged gems with no folder (files in vendor_ruby).
+  def folderless_specs
+    Gem::Specification.reject { |spec| spec.default_gem? || File.directory?(spec.full_gem_path) }
+                      .select { |spec| spec.loaded_from.to_s.include?('/rubygems-integration/all/') }
   end
 
   # ruby_llm preloads messages with Preloader.new(records:, associations:)
