@@ -19,7 +19,10 @@ RSpec.configure do |config|
   config.expect_with(:rspec) { |c| c.syntax = :expect }
   config.disable_monkey_patching!
   # The Active Storage store's specs need Rails and a database: bin/test-active-storage runs them.
-  config.exclude_pattern = '**/active_storage/**/*_spec.rb' unless ENV['RUBY_LLM_ACTIVE_STORAGE_SPECS']
+  # The example app's spec installs and boots a Rails app for each ruby_llm line: bin/test-example-app runs it.
+  left_out = [('active_storage' unless ENV['RUBY_LLM_ACTIVE_STORAGE_SPECS']),
+              ('examples' unless ENV['RUBY_LLM_EXAMPLE_APP_SPECS'])].compact
+  config.exclude_pattern = "**/{#{left_out.join(',')}}/**/*_spec.rb" unless left_out.empty?
   # Examples tagged :ruby_llm need a copy of ruby_llm main: without one they
   # are left out, and the run says so once. Examples tagged with a version
   # (RubyLLMSource.each_version) exist only for the versions with a copy, so
