@@ -20,7 +20,8 @@
 //! ## Safety
 //!
 //! Input is untrusted. The file size, the decompressed size of each stream
-//! and of all of them together, the number of objects and operators, the
+//! and of all of them together (each copy of a stream as often as it is
+//! read), the number of objects, operators and content-stream tokens, the
 //! nesting of forms and of arrays and dictionaries (in objects and content
 //! streams), and lopdf's parsing work are all bounded ([`Limits`]); lopdf
 //! has no bounds of its own, so [`load`] applies them around it. The work
@@ -45,6 +46,9 @@ pub struct Limits {
     pub max_stream_bytes: usize,
     /// The most content-stream operators interpreted in the whole file.
     pub max_operations: u64,
+    /// The most content-stream tokens (operands, operators, brackets) read
+    /// in the whole file, each stream as often as it is drawn.
+    pub max_tokens: u64,
     /// How deep forms (XObjects) may nest inside a page.
     pub max_form_depth: u32,
     /// How deep arrays and dictionaries may nest in a content stream.
@@ -66,6 +70,7 @@ impl Default for Limits {
             max_file_bytes: 256 << 20,
             max_stream_bytes: 64 << 20,
             max_operations: 50_000_000,
+            max_tokens: 200_000_000,
             max_form_depth: 12,
             max_nesting: 64,
             max_text_bytes: 64 << 20,
