@@ -35,6 +35,9 @@ CASES = {
     page_pdf(streams: [deflated("/Fm0 Do\n", 1_000_000)], xobjects: [['', COMMENT]])
   },
   'stray_euro' => -> { page_pdf(streams: [['', "BT /F1 12 Tf 72 720 Td 5\xE2\x82\xAC Tc (#{TEXT}) Tj ET\n".b]]) },
+  # Arrays that nothing uses, which lopdf parses all the same.
+  'unused_objstm_array' => -> { unused_objstm_array(OPERANDS) },
+  'unused_array' => -> { make_pdf(TEXT, extra: ["[#{'0 ' * 2_000_000}]"]) },
   # 64 MB of `z`, each four zero bytes in ASCII85: 256 MB if decoded whole.
   'ascii85_zeros' => lambda {
     extra, data = deflated('z', 64 << 20, head: '')

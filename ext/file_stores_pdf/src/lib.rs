@@ -35,6 +35,7 @@ pub mod filters;
 pub mod fonts;
 pub mod legacy;
 pub mod load;
+pub mod syntax;
 pub mod text;
 
 /// Bounds on the work for one file.
@@ -62,6 +63,11 @@ pub struct Limits {
     /// numbers), so reading N objects of an S-byte file scans about N * S / 2
     /// bytes, some 7 GB a second here.
     pub max_parse_scan: u64,
+    /// The most tokens of object syntax (outside streams, and inside object
+    /// streams as lopdf parses them) in the whole file: lopdf makes each an
+    /// `Object` of about 120 bytes. One object may hold at most
+    /// [`syntax::MAX_OBJECT_TOKENS`].
+    pub max_parsed_tokens: u64,
 }
 
 impl Default for Limits {
@@ -76,6 +82,7 @@ impl Default for Limits {
             max_text_bytes: 64 << 20,
             max_decoded_bytes: 1 << 30,
             max_parse_scan: 128 << 30,
+            max_parsed_tokens: 4 << 20,
         }
     }
 }

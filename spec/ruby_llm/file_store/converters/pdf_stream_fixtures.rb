@@ -44,6 +44,14 @@ module PdfStreamFixtures
     ['/Filter /FlateDecode', out]
   end
 
+  # A one-page PDF with an unused object stream holding object 7: an array
+  # of +count+ zeros (deflated a megabyte at a time).
+  def unused_objstm_array(count)
+    header = '7 0 '
+    _, data = deflated('0 ', count, head: "#{header}[", tail: ']')
+    make_pdf(TEXT, extra: [stream_object("/Type /ObjStm /N 1 /First #{header.bytesize} /Filter /FlateDecode", data)])
+  end
+
   private
 
   def stream_object(extra, data)
