@@ -16,6 +16,8 @@ fuzz_target!(|data: &[u8]| {
     let limits = Limits {
         max_stream_bytes: 1 << 20,
         max_operations: 200_000,
+        max_tokens: 1_000_000,
+        max_parsed_tokens: 1 << 20,
         max_text_bytes: 1 << 20,
         max_decoded_bytes: 8 << 20,
         ..Limits::default()

@@ -5,21 +5,81 @@
 //! as pdftotext and pdf.js do. lopdf's parser gives up on the whole stream
 //! at the first such slip, and with it the page's text.
 //!
+//! It gives one operation at a time ([`Tokenizer::next`]), never the whole
+//! stream's, and bounds what it holds and does where it does it: every token
+//! (operands, operators, brackets) counts against the file's token budget
+//! ([`Tokens`]), which also looks at the cancel flag every few thousand
+//! tokens; operands waiting for an operator are bounded (the oldest are
+//! dropped, as pdf.js drops surplus operands), and so are the values held in
+//! arrays and dictionaries not yet given to an operator. A stream of 33 M
+//! operands with no operator used to be built whole before anything counted
+//! it (966 MB from 16 KB, or an allocator abort).
+//!
 //! It never recurses: arrays and dictionaries nest on an explicit stack,
-//! bounded by the caller's `max_nesting`.
+//! bounded by `max_nesting`. What it holds carries over from one stream of a
+//! page to the next, as if they were one stream.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use lopdf::content::Operation;
 use lopdf::{Dictionary, Object, StringFormat};
 
-use crate::filters;
+use crate::{filters, Error, Result};
 
-/// Too deep a nesting of arrays and dictionaries.
-#[derive(Debug, PartialEq, Eq)]
-pub struct TooDeep;
+/// The most operands kept waiting for an operator: operators take at most a
+/// few dozen, so when there are this many the older half is dropped.
+pub const MAX_OPERANDS: usize = 256;
 
-enum Open {
-    Array(Vec<Object>),
-    Dict(Vec<Object>),
+/// The most values (operands, array and dictionary items, nested ones
+/// included) held for one operation: about 120 bytes each. Past it, further
+/// items of an array or dictionary are dropped (still counted as tokens).
+pub const MAX_HELD: usize = 1 << 18;
+
+/// How many tokens are counted locally before the shared count is updated
+/// and the cancel flag looked at.
+const CHECK_EVERY: u64 = 4096;
+
+/// The token budget of one file, shared by every tokenizer of it (a page's
+/// streams, its forms, its annotations), and the cancel check.
+#[derive(Clone)]
+pub struct Tokens<'c> {
+    used: Rc<Cell<u64>>,
+    max: u64,
+    cancelled: &'c dyn Fn() -> bool,
+}
+
+impl<'c> Tokens<'c> {
+    pub fn new(max: u64, cancelled: &'c dyn Fn() -> bool) -> Self {
+        Tokens {
+            used: Rc::new(Cell::new(0)),
+            max,
+            cancelled,
+        }
+    }
+
+    /// Spends `n` tokens: Err once past the budget or cancelled.
+    fn spend(&self, n: u64) -> Result<()> {
+        let used = self.used.get().saturating_add(n);
+        self.used.set(used);
+        if used > self.max {
+            return Err(Error::TooLarge(format!(
+                "its content streams hold more than {} tokens",
+                self.max
+            )));
+        }
+        if (self.cancelled)() {
+            return Err(Error::Cancelled);
+        }
+        Ok(())
+    }
+}
+
+struct Open {
+    dict: bool,
+    items: Vec<Object>,
+    /// The values held inside, nested ones included.
+    weight: usize,
 }
 
 fn is_space(b: u8) -> bool {
@@ -37,135 +97,271 @@ fn is_regular(b: u8) -> bool {
     !is_space(b) && !is_delimiter(b)
 }
 
-/// The operations of a content stream, in order.
-pub fn decode(bytes: &[u8], max_nesting: usize) -> Result<Vec<Operation>, TooDeep> {
-    let mut ops = Vec::new();
-    let mut operands: Vec<Object> = Vec::new();
-    let mut open: Vec<Open> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let value = match b {
-            _ if is_space(b) => {
-                i += 1;
-                continue;
-            }
-            b'%' => {
-                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'(' => {
-                let (s, next) = literal_string(bytes, i + 1);
-                i = next;
-                Object::String(s, StringFormat::Literal)
-            }
-            b'<' if bytes.get(i + 1) == Some(&b'<') => {
-                if open.len() >= max_nesting {
-                    return Err(TooDeep);
-                }
-                open.push(Open::Dict(Vec::new()));
-                i += 2;
-                continue;
-            }
-            b'<' => {
-                let (s, next) = hex_string(bytes, i + 1);
-                i = next;
-                Object::String(s, StringFormat::Hexadecimal)
-            }
-            b'[' => {
-                if open.len() >= max_nesting {
-                    return Err(TooDeep);
-                }
-                open.push(Open::Array(Vec::new()));
-                i += 1;
-                continue;
-            }
-            b']' => {
-                i += 1;
-                match open.pop() {
-                    Some(Open::Array(items)) => Object::Array(items),
-                    Some(other) => {
-                        open.push(other);
-                        continue;
-                    }
-                    None => continue,
-                }
-            }
-            b'>' if bytes.get(i + 1) == Some(&b'>') => {
-                i += 2;
-                match open.pop() {
-                    Some(Open::Dict(items)) => Object::Dictionary(dictionary(items)),
-                    Some(other) => {
-                        open.push(other);
-                        continue;
-                    }
-                    None => continue,
-                }
-            }
-            b'/' => {
-                let start = i + 1;
-                i = start;
-                while i < bytes.len() && is_regular(bytes[i]) {
-                    i += 1;
-                }
-                Object::Name(name(&bytes[start..i]))
-            }
-            _ if is_delimiter(b) => {
-                // A stray `)`, `>`, `{` or `}`.
-                i += 1;
-                continue;
-            }
-            _ => {
-                let start = i;
-                while i < bytes.len() && is_regular(bytes[i]) {
-                    i += 1;
-                }
-                let word = &bytes[start..i];
-                if matches!(word[0], b'0'..=b'9' | b'+' | b'-' | b'.') {
-                    number(word)
-                } else {
-                    match word {
-                        b"true" => Object::Boolean(true),
-                        b"false" => Object::Boolean(false),
-                        b"null" => Object::Null,
-                        _ if !open.is_empty() => {
-                            // An operator inside an array or dictionary is
-                            // a slip of the writer's: read on without it.
-                            continue;
-                        }
-                        _ => {
-                            if word == b"ID" {
-                                i = skip_inline_image(bytes, i);
-                            }
-                            ops.push(Operation {
-                                operator: String::from_utf8_lossy(word).into_owned(),
-                                operands: std::mem::take(&mut operands),
-                            });
-                            continue;
-                        }
-                    }
-                }
-            }
-        };
-        match open.last_mut() {
-            Some(Open::Array(items) | Open::Dict(items)) => items.push(value),
-            None => operands.push(value),
+/// Reads operations from one stream after another ([`Tokenizer::start`]),
+/// one at a time.
+pub struct Tokenizer<'c> {
+    max_nesting: usize,
+    tokens: Tokens<'c>,
+    /// Tokens counted here and not yet spent from `tokens`.
+    pending: u64,
+    /// Where the next token is looked for in the current stream.
+    at: usize,
+    /// Operands waiting for an operator, each with the values it holds.
+    operands: Vec<(Object, usize)>,
+    open: Vec<Open>,
+    /// The values held now (operands and open containers).
+    held: usize,
+}
+
+impl<'c> Tokenizer<'c> {
+    pub fn new(max_nesting: usize, tokens: Tokens<'c>) -> Self {
+        Tokenizer {
+            max_nesting,
+            tokens,
+            pending: 0,
+            at: 0,
+            operands: Vec::new(),
+            open: Vec::new(),
+            held: 0,
         }
+    }
+
+    /// Starts reading the next stream (from its first byte); operands and
+    /// open arrays carry over.
+    pub fn start(&mut self) {
+        self.at = 0;
+    }
+
+    fn count(&mut self) -> Result<()> {
+        self.pending += 1;
+        if self.pending >= CHECK_EVERY {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Spends the tokens counted so far.
+    fn flush(&mut self) -> Result<()> {
+        let n = std::mem::take(&mut self.pending);
+        self.tokens.spend(n)
+    }
+
+    fn too_deep(&self) -> Error {
+        Error::TooLarge(format!(
+            "a content stream nests arrays or dictionaries more than {} deep",
+            self.max_nesting
+        ))
+    }
+
+    /// A value read: into the innermost open container, or an operand.
+    fn push(&mut self, value: Object, weight: usize) {
+        match self.open.last_mut() {
+            Some(open) => {
+                if self.held + weight > MAX_HELD {
+                    return;
+                }
+                open.items.push(value);
+                open.weight += weight;
+            }
+            None => {
+                if self.operands.len() >= MAX_OPERANDS {
+                    let dropped: usize = self
+                        .operands
+                        .drain(..MAX_OPERANDS / 2)
+                        .map(|(_, w)| w)
+                        .sum();
+                    self.held -= dropped;
+                }
+                self.operands.push((value, weight));
+            }
+        }
+        self.held += weight;
+    }
+
+    /// The next operation of `bytes` (the stream being read), or None at
+    /// its end, where every token read is spent.
+    pub fn next(&mut self, bytes: &[u8]) -> Result<Option<Operation>> {
+        let mut i = self.at;
+        let found = self.scan(bytes, &mut i);
+        self.at = i;
+        found
+    }
+
+    fn scan(&mut self, bytes: &[u8], i: &mut usize) -> Result<Option<Operation>> {
+        while *i < bytes.len() {
+            let b = bytes[*i];
+            if is_space(b) {
+                *i += 1;
+                continue;
+            }
+            if b == b'%' {
+                *i = memchr::memchr2(b'\n', b'\r', &bytes[*i..]).map_or(bytes.len(), |n| *i + n);
+                continue;
+            }
+            self.count()?;
+            let value = match b {
+                b'(' => {
+                    let (s, next) = literal_string(bytes, *i + 1);
+                    *i = next;
+                    Object::String(s, StringFormat::Literal)
+                }
+                b'<' if bytes.get(*i + 1) == Some(&b'<') => {
+                    if self.open.len() >= self.max_nesting {
+                        return Err(self.too_deep());
+                    }
+                    self.open.push(Open {
+                        dict: true,
+                        items: Vec::new(),
+                        weight: 0,
+                    });
+                    *i += 2;
+                    continue;
+                }
+                b'<' => {
+                    let (s, next) = hex_string(bytes, *i + 1);
+                    *i = next;
+                    Object::String(s, StringFormat::Hexadecimal)
+                }
+                b'[' => {
+                    if self.open.len() >= self.max_nesting {
+                        return Err(self.too_deep());
+                    }
+                    self.open.push(Open {
+                        dict: false,
+                        items: Vec::new(),
+                        weight: 0,
+                    });
+                    *i += 1;
+                    continue;
+                }
+                b']' | b'>' => {
+                    let dict = b == b'>';
+                    if dict && bytes.get(*i + 1) != Some(&b'>') {
+                        // A stray `>`.
+                        *i += 1;
+                        continue;
+                    }
+                    *i += if dict { 2 } else { 1 };
+                    if self.open.last().is_none_or(|o| o.dict != dict) {
+                        continue;
+                    }
+                    let Some(open) = self.open.pop() else {
+                        continue;
+                    };
+                    // Its items move into the value: held once, not twice.
+                    self.held -= open.weight;
+                    let value = if dict {
+                        Object::Dictionary(dictionary(open.items))
+                    } else {
+                        Object::Array(open.items)
+                    };
+                    self.push(value, open.weight + 1);
+                    continue;
+                }
+                b'/' => {
+                    let start = *i + 1;
+                    *i = start;
+                    while *i < bytes.len() && is_regular(bytes[*i]) {
+                        *i += 1;
+                    }
+                    Object::Name(name(&bytes[start..*i]))
+                }
+                _ if is_delimiter(b) => {
+                    // A stray `)`, `{` or `}`.
+                    *i += 1;
+                    continue;
+                }
+                _ => {
+                    let start = *i;
+                    while *i < bytes.len() && is_regular(bytes[*i]) {
+                        *i += 1;
+                    }
+                    let word = &bytes[start..*i];
+                    if matches!(word[0], b'0'..=b'9' | b'+' | b'-' | b'.') {
+                        number(word)
+                    } else {
+                        match word {
+                            b"true" => Object::Boolean(true),
+                            b"false" => Object::Boolean(false),
+                            b"null" => Object::Null,
+                            _ if !self.open.is_empty() => {
+                                // An operator inside an array or dictionary
+                                // is a slip of the writer's: read on
+                                // without it.
+                                continue;
+                            }
+                            _ => {
+                                if word == b"ID" {
+                                    *i = skip_inline_image(bytes, *i);
+                                }
+                                self.held = 0;
+                                let operands = std::mem::take(&mut self.operands);
+                                return Ok(Some(Operation {
+                                    operator: String::from_utf8_lossy(word).into_owned(),
+                                    operands: operands.into_iter().map(|(o, _)| o).collect(),
+                                }));
+                            }
+                        }
+                    }
+                }
+            };
+            self.push(value, 1);
+        }
+        self.flush()?;
+        Ok(None)
+    }
+}
+
+/// The operations of a content stream, in order, within `max_nesting` and
+/// no other bound (for tests and tools; the interpreter reads them one at a
+/// time).
+pub fn decode(bytes: &[u8], max_nesting: usize) -> Result<Vec<Operation>> {
+    let never = || false;
+    let mut tokenizer = Tokenizer::new(max_nesting, Tokens::new(u64::MAX, &never));
+    let mut ops = Vec::new();
+    while let Some(op) = tokenizer.next(bytes)? {
+        ops.push(op);
     }
     Ok(ops)
 }
 
 /// A number, read the way readers do: what does not parse (`-`, `--3`,
-/// `1.2.3`) counts as its longest valid start, or 0.
+/// `1.2.3`, `5€`) counts as its longest valid start, or 0. The start is
+/// found in one pass over the bytes: trying ever shorter prefixes was
+/// quadratic in a long word (`1-1-1-…`), and slicing a `str` there panicked
+/// inside a multi-byte character.
 fn number(word: &[u8]) -> Object {
-    let text = std::str::from_utf8(word).unwrap_or("0");
-    let valid = (1..=text.len())
-        .rev()
-        .find(|&n| text[..n].parse::<f32>().is_ok())
-        .map_or("0", |n| &text[..n]);
-    if !valid.contains(['.', 'e', 'E']) {
+    let digits = |from: usize| {
+        from + word[from.min(word.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut n = usize::from(matches!(word.first(), Some(b'+' | b'-')));
+    let int_end = digits(n);
+    let mut has_digits = int_end > n;
+    n = int_end;
+    let mut real = false;
+    if word.get(n) == Some(&b'.') {
+        let frac_end = digits(n + 1);
+        has_digits |= frac_end > n + 1;
+        n = frac_end;
+        real = true;
+    }
+    if !has_digits {
+        return Object::Integer(0);
+    }
+    if matches!(word.get(n), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(word.get(n + 1), Some(b'+' | b'-')));
+        let exp_end = digits(n + 1 + sign);
+        if exp_end > n + 1 + sign {
+            n = exp_end;
+            real = true;
+        }
+    }
+    // All ASCII: the bytes read above are digits, signs, `.` and `e`.
+    let valid = std::str::from_utf8(&word[..n]).unwrap_or("0");
+    if !real {
         if let Ok(n) = valid.parse::<i64>() {
             return Object::Integer(n);
         }
@@ -335,8 +531,68 @@ mod tests {
     #[test]
     fn bounds_nesting_without_recursion() {
         let deep = [b'['; 100_000];
-        assert!(matches!(decode(&deep, 64), Err(TooDeep)));
+        assert!(matches!(decode(&deep, 64), Err(Error::TooLarge(why)) if why.contains("64 deep")));
         assert!(decode(&[b'['; 64], 64).is_ok());
+    }
+
+    #[test]
+    fn bounds_operands_waiting_for_an_operator() {
+        let mut many = b"0 ".repeat(1_000_000);
+        many.extend(b"(x) Tj");
+        let got = ops(&many);
+        assert_eq!(got.len(), 1);
+        assert!(got[0].1.len() <= MAX_OPERANDS);
+        assert_eq!(got[0].1.last().unwrap().as_str().unwrap(), b"x");
+        // Items of an array not yet given to an operator are bounded too.
+        let mut array = b"[".to_vec();
+        array.extend(b"0 ".repeat(MAX_HELD + 10));
+        array.extend(b"] TJ");
+        let got = ops(&array);
+        let Object::Array(items) = &got[0].1[0] else {
+            panic!("not an array")
+        };
+        assert_eq!(items.len(), MAX_HELD);
+    }
+
+    #[test]
+    fn counts_every_token_against_the_budget_and_stops_when_cancelled() {
+        let never = || false;
+        let zeros = b"0 ".repeat(10_000);
+        let mut t = Tokenizer::new(64, Tokens::new(9_000, &never));
+        assert!(matches!(t.next(&zeros), Err(Error::TooLarge(why)) if why.contains("9000 tokens")));
+        let cancel = || true;
+        let mut t = Tokenizer::new(64, Tokens::new(u64::MAX, &cancel));
+        assert!(matches!(t.next(&zeros), Err(Error::Cancelled)));
+    }
+
+    #[test]
+    fn carries_operands_from_one_stream_to_the_next() {
+        let never = || false;
+        let mut t = Tokenizer::new(64, Tokens::new(u64::MAX, &never));
+        assert_eq!(t.next(b"BT /F1 12").unwrap().unwrap().operator, "BT");
+        assert!(t.next(b"BT /F1 12").unwrap().is_none());
+        t.start();
+        let tf = t.next(b"Tf ET").unwrap().unwrap();
+        assert_eq!(tf.operator, "Tf");
+        assert_eq!(tf.operands.len(), 2);
+    }
+
+    #[test]
+    fn reads_numbers_byte_by_byte() {
+        assert_eq!(number("5€".as_bytes()), Object::Integer(5));
+        assert_eq!(number("€".as_bytes()), Object::Integer(0));
+        assert_eq!(number(b"-"), Object::Integer(0));
+        assert_eq!(number(b"--3"), Object::Integer(0));
+        assert_eq!(number(b"1.2.3"), Object::Real(1.2));
+        assert_eq!(number(b"-.5"), Object::Real(-0.5));
+        assert_eq!(number(b"+7"), Object::Integer(7));
+        assert_eq!(number(b"5."), Object::Real(5.0));
+        assert_eq!(number(b"2e3x"), Object::Real(2000.0));
+        assert_eq!(number(b"3e"), Object::Integer(3));
+        // A long word that is not a number is read once, not once per
+        // prefix.
+        assert_eq!(number(&b"1-".repeat(4 << 20)), Object::Integer(1));
+        assert_eq!(ops("1 5€ 2 re".as_bytes())[0].1.len(), 3);
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Stream filters, decoded within bounds: each stream stops at a size, and
 //! all streams of a file share one budget ([`Budget`]), so a file of many
-//! small bombs cannot decompress for minutes. lopdf's own
+//! small bombs cannot decompress for minutes. Every copy made is charged,
+//! an unfiltered stream's too, each time it is read: a page listing one
+//! unfiltered stream 100,000 times used to skip the budget. Every filter
+//! checks its output's size as it writes it. lopdf's own
 //! `decompressed_content` has no bound at all.
 //!
 //! Flate (zlib, or raw deflate when the header is wrong), ASCIIHex,
@@ -66,7 +69,7 @@ pub fn decoded(s: &Stream, max: usize, budget: &Budget) -> Result<Vec<u8>> {
         let out = match filter {
             b"FlateDecode" | b"Fl" => flate(&data, max, budget)?,
             b"ASCIIHexDecode" | b"AHx" => ascii_hex(&data),
-            b"ASCII85Decode" | b"A85" => ascii85(&data),
+            b"ASCII85Decode" | b"A85" => ascii85(&data, max),
             b"LZWDecode" | b"LZW" => lzw(&data, max, early_change(s)),
             b"RunLengthDecode" | b"RL" => run_length(&data, max),
             b"Crypt" => continue,
@@ -79,6 +82,15 @@ pub fn decoded(s: &Stream, max: usize, budget: &Budget) -> Result<Vec<u8>> {
         }
         budget.spend(out.len())?;
         data = std::borrow::Cow::Owned(out);
+    }
+    if let std::borrow::Cow::Borrowed(content) = data {
+        // No filter made a copy: the one returned is charged.
+        if content.len() > max {
+            return Err(Error::TooLarge(format!(
+                "a stream holds more than {max} bytes"
+            )));
+        }
+        budget.spend(content.len())?;
     }
     Ok(data.into_owned())
 }
@@ -237,12 +249,17 @@ pub(crate) fn hex_prefix(input: &[u8]) -> (Vec<u8>, usize) {
     (out, read)
 }
 
-fn ascii85(input: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len());
+/// ASCII85, stopping once past `max` (a `z` is four bytes: the output used
+/// to grow to four times the input before its size was checked).
+fn ascii85(input: &[u8], max: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len().min(max));
     let mut group = [0u8; 5];
     let mut n = 0;
     let body = input.strip_prefix(b"<~").unwrap_or(input);
     for &b in body {
+        if out.len() > max {
+            return out;
+        }
         match b {
             b'~' => break,
             b'z' if n == 0 => out.extend_from_slice(&[0; 4]),
@@ -413,6 +430,37 @@ mod tests {
         assert!(matches!(
             decoded(&bomb, 16 << 20, &budget),
             Err(Error::TooLarge(why)) if why.contains("in all")
+        ));
+    }
+
+    #[test]
+    fn charges_every_copy_of_an_unfiltered_stream() {
+        let never = || false;
+        let plain = Stream::new(Dictionary::new(), vec![b' '; 1000]);
+        let budget = Budget::new(2500, &never);
+        assert!(decoded(&plain, 1 << 20, &budget).is_ok());
+        assert!(decoded(&plain, 1 << 20, &budget).is_ok());
+        assert!(matches!(
+            decoded(&plain, 1 << 20, &budget),
+            Err(Error::TooLarge(why)) if why.contains("in all")
+        ));
+        let budget = Budget::new(1 << 30, &never);
+        assert!(matches!(
+            decoded(&plain, 999, &budget),
+            Err(Error::TooLarge(_))
+        ));
+    }
+
+    #[test]
+    fn ascii85_stops_at_the_stream_limit_as_it_decodes() {
+        let zs = [b'z'; 1 << 20];
+        let out = ascii85(&zs, 1000);
+        assert!(out.len() <= 1004);
+        let never = || false;
+        let budget = Budget::new(1 << 30, &never);
+        assert!(matches!(
+            decoded(&stream("A85", zs.to_vec()), 1000, &budget),
+            Err(Error::TooLarge(_))
         ));
     }
 

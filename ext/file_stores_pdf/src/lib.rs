@@ -20,7 +20,8 @@
 //! ## Safety
 //!
 //! Input is untrusted. The file size, the decompressed size of each stream
-//! and of all of them together, the number of objects and operators, the
+//! and of all of them together (each copy of a stream as often as it is
+//! read), the number of objects, operators and content-stream tokens, the
 //! nesting of forms and of arrays and dictionaries (in objects and content
 //! streams), and lopdf's parsing work are all bounded ([`Limits`]); lopdf
 //! has no bounds of its own, so [`load`] applies them around it. The work
@@ -36,6 +37,7 @@ pub mod fonts;
 pub mod legacy;
 pub mod load;
 pub mod pages;
+pub mod syntax;
 pub mod text;
 
 /// Bounds on the work for one file.
@@ -47,6 +49,9 @@ pub struct Limits {
     pub max_stream_bytes: usize,
     /// The most content-stream operators interpreted in the whole file.
     pub max_operations: u64,
+    /// The most content-stream tokens (operands, operators, brackets) read
+    /// in the whole file, each stream as often as it is drawn.
+    pub max_tokens: u64,
     /// How deep forms (XObjects) may nest inside a page.
     pub max_form_depth: u32,
     /// How deep arrays and dictionaries may nest in a content stream.
@@ -60,6 +65,11 @@ pub struct Limits {
     /// numbers), so reading N objects of an S-byte file scans about N * S / 2
     /// bytes, some 7 GB a second here.
     pub max_parse_scan: u64,
+    /// The most tokens of object syntax (outside streams, and inside object
+    /// streams as lopdf parses them) in the whole file: lopdf makes each an
+    /// `Object` of about 120 bytes. One object may hold at most
+    /// [`syntax::MAX_OBJECT_TOKENS`].
+    pub max_parsed_tokens: u64,
 }
 
 impl Default for Limits {
@@ -68,11 +78,13 @@ impl Default for Limits {
             max_file_bytes: 256 << 20,
             max_stream_bytes: 64 << 20,
             max_operations: 50_000_000,
+            max_tokens: 200_000_000,
             max_form_depth: 12,
             max_nesting: 64,
             max_text_bytes: 64 << 20,
             max_decoded_bytes: 1 << 30,
             max_parse_scan: 128 << 30,
+            max_parsed_tokens: 4 << 20,
         }
     }
 }

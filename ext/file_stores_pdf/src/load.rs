@@ -4,8 +4,11 @@
 //! enough nesting overflows the stack and kills the process), and cannot be
 //! interrupted. So before and while it runs:
 //!
-//! - the file's objects are scanned for their nesting, outside strings and
-//!   stream data ([`nesting`]), and refused past `max_nesting`;
+//! - the file's objects are scanned for their nesting and their tokens,
+//!   outside strings and stream data ([`syntax`](crate::syntax)), and
+//!   refused past `max_nesting`, or when they would make more parsed
+//!   objects than `max_parsed_tokens` (or one object more than
+//!   [`MAX_OBJECT_TOKENS`]);
 //! - every cross-reference and object stream is first inflated here,
 //!   counting only, and refused past `max_stream_bytes` or the file's
 //!   decompression budget;
@@ -15,7 +18,11 @@
 //!   work (it rescans the file up to each top-level object: quadratic),
 //!   checks the cancel flag,
 //!   and decodes each object stream itself within bounds (checking the
-//!   nesting of the objects inside) before lopdf parses it. Once a bound is
+//!   nesting of the objects inside, and counting the tokens lopdf will
+//!   parse there, against what the file's other objects left) before lopdf
+//!   parses it. The hook never copies an object: lopdf keeps a top-level
+//!   object itself, and takes an object stream's members from the hook's
+//!   answer, so they are moved into it. Once a bound is
 //!   passed or the call is cancelled, the hook drops every further object,
 //!   so lopdf finishes at once and the error is returned.
 //!
@@ -38,6 +45,7 @@ use lopdf::{Document, Object, ObjectId, Reader};
 use memchr::memmem;
 
 use crate::filters::{self, Budget};
+use crate::syntax::{self, nesting, MAX_OBJECT_TOKENS};
 use crate::{Error, Limits, Result};
 
 /// The most objects a file may hold.
@@ -49,6 +57,13 @@ struct Hook {
     /// outlives the hook: [`Installed`] removes it before `load` returns.
     cancelled: *const (dyn Fn() -> bool + 'static),
     budget_left: u64,
+    /// The tokens object streams may still hold: `max_parsed_tokens` less
+    /// those of the file's other objects.
+    tokens_left: u64,
+    /// The members of the object stream the hook saw last, which lopdf
+    /// passes next, in order (sorted object numbers), and how many passed.
+    members: Vec<u32>,
+    next_member: usize,
     objects: u64,
     /// Half the file's length: what lopdf scans, on average, per object.
     scan_per_object: u64,
@@ -85,20 +100,29 @@ impl Drop for Installed {
 
 /// The document in `bytes`, loaded within `limits`.
 pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Document> {
-    if nesting(bytes) > limits.max_nesting {
+    let shape = syntax::shape(bytes);
+    if shape.depth > limits.max_nesting {
         return Err(too_deep(limits));
     }
+    if shape.largest > MAX_OBJECT_TOKENS {
+        return Err(too_many_tokens(MAX_OBJECT_TOKENS, "one of its objects"));
+    }
+    if shape.tokens > limits.max_parsed_tokens {
+        return Err(too_many_tokens(limits.max_parsed_tokens, "its objects"));
+    }
+    let tokens_left = limits.max_parsed_tokens - shape.tokens;
     check_xref_tables(bytes, limits)?;
     let budget = Budget::new(limits.max_decoded_bytes, cancelled);
     check_structural_streams(bytes, limits, &budget)?;
+    let read = |bytes: &[u8], pass| read(bytes, limits, tokens_left, cancelled, pass);
     let Some(hidden) = hide_encryption(bytes) else {
-        return read(bytes, limits, cancelled, Pass::Plain);
+        return read(bytes, Pass::Plain);
     };
-    let mut structure = read(&hidden, limits, cancelled, Pass::Structure)?;
+    let mut structure = read(&hidden, Pass::Structure)?;
     let dictionary = match structure.trailer.remove(HIDDEN_KEY) {
         Some(found) => found,
         // The key was in a stream or a string, not the trailer.
-        None => return read(bytes, limits, cancelled, Pass::Plain),
+        None => return read(bytes, Pass::Plain),
     };
     let dictionary_id = dictionary.as_reference().ok();
     structure.trailer.set("Encrypt", dictionary);
@@ -119,7 +143,7 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         compressed,
         dictionary: dictionary_id,
     };
-    let mut doc = read(&hidden, limits, cancelled, pass)?;
+    let mut doc = read(&hidden, pass)?;
     doc.trailer.remove(HIDDEN_KEY);
     if let Some(id) = dictionary_id {
         doc.objects.remove(&id);
@@ -191,6 +215,7 @@ fn last_letter_of_encrypt(name: &[u8]) -> Option<usize> {
 fn read(
     bytes: &[u8],
     limits: Limits,
+    tokens_left: u64,
     cancelled: &dyn Fn() -> bool,
     pass: Pass,
 ) -> Result<Document> {
@@ -208,6 +233,9 @@ fn read(
             limits,
             cancelled,
             budget_left: limits.max_decoded_bytes,
+            tokens_left,
+            members: Vec::new(),
+            next_member: 0,
             objects: 0,
             scan_per_object: (bytes.len() as u64 / 2).max(1),
             pass,
@@ -234,6 +262,12 @@ fn read(
     doc.map_err(|e| Error::Broken(e.to_string()))
 }
 
+fn too_many_tokens(max: u64, what: &str) -> Error {
+    Error::TooLarge(format!(
+        "{what} would parse into more than {max} values (about 120 bytes each)"
+    ))
+}
+
 fn too_deep(limits: Limits) -> Error {
     Error::TooLarge(format!(
         "its objects nest arrays or dictionaries more than {} deep",
@@ -250,6 +284,22 @@ struct Stop;
 fn stop(h: &mut Hook, error: Error) -> ! {
     h.error = Some(error);
     std::panic::resume_unwind(Box::new(Stop))
+}
+
+impl Hook {
+    /// Whether object `number` is the next member of the object stream
+    /// seen last; once an object is not, that stream's members are done.
+    fn is_member(&mut self, number: u32) -> bool {
+        let rest = &self.members[self.next_member.min(self.members.len())..];
+        let skipped = rest.partition_point(|&m| m < number);
+        if rest.get(skipped) == Some(&number) {
+            self.next_member += skipped + 1;
+            return true;
+        }
+        self.members.clear();
+        self.next_member = 0;
+        false
+    }
 }
 
 /// lopdf's per-object hook (a plain `fn`, hence the thread-local state).
@@ -311,6 +361,22 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
                     }
                     Ok(data) => {
                         h.budget_left = h.budget_left.saturating_sub(data.len() as u64);
+                        let first = s
+                            .dict
+                            .get(b"First")
+                            .and_then(Object::as_i64)
+                            .map_or(0, |f| usize::try_from(f).unwrap_or(usize::MAX));
+                        let (members, tokens) = syntax::object_stream(&data, first, h.tokens_left);
+                        if tokens > h.tokens_left {
+                            h.error = Some(too_many_tokens(
+                                h.limits.max_parsed_tokens,
+                                "its objects, with those in object streams,",
+                            ));
+                            return None;
+                        }
+                        h.tokens_left -= tokens;
+                        h.members = members;
+                        h.next_member = 0;
                         if s.dict.get(b"DecodeParms").is_err() {
                             s.dict.remove(b"Filter");
                             s.set_content(data);
@@ -325,12 +391,26 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
         }
         // lopdf keeps the object it passed for top-level objects (the answer
         // only says keep or drop) and takes the answer for objects inside
-        // object streams, which are never streams: so streams, the large
-        // ones, are not copied.
-        match object {
-            Object::Stream(_) => Some((id, Object::Null)),
-            other => Some((id, other.clone())),
-        }
+        // object streams, which it passes right after their stream, in
+        // order: those are moved into the answer, never copied (a copy of a
+        // large array doubled its cost).
+        let member = match object {
+            Object::Stream(s) => {
+                if !s.dict.has_type(b"ObjStm") {
+                    h.members.clear();
+                }
+                false
+            }
+            _ => h.is_member(id.0),
+        };
+        Some((
+            id,
+            if member {
+                std::mem::replace(object, Object::Null)
+            } else {
+                Object::Null
+            },
+        ))
     })
 }
 
@@ -469,80 +549,9 @@ fn unescape_names(raw: &[u8]) -> Vec<u8> {
     out
 }
 
-/// How deep arrays and dictionaries nest in PDF syntax, outside strings,
-/// comments and stream data.
-pub fn nesting(bytes: &[u8]) -> usize {
-    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => {
-                let mut level = 0usize;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' => i += 1,
-                        b'(' => level += 1,
-                        b')' => {
-                            level -= 1;
-                            if level == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
-            b'%' => {
-                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                    i += 1;
-                }
-            }
-            b'[' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b'<' if bytes.get(i + 1) == Some(&b'<') => {
-                depth += 1;
-                max = max.max(depth);
-                i += 1;
-            }
-            b']' => depth = depth.saturating_sub(1),
-            b'>' if bytes.get(i + 1) == Some(&b'>') => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            b's' if bytes[i..].starts_with(b"stream")
-                && !bytes[..i].ends_with(b"end")
-                && bytes.get(i + 6).is_some_and(|&b| b == b'\r' || b == b'\n') =>
-            {
-                // Stream data runs to its `endstream`; arrays inside it are
-                // not PDF syntax (content streams are read by our own
-                // tokenizer, which does not recurse).
-                i += 6;
-                match memmem::find(&bytes[i..], b"endstream") {
-                    Some(end) => i += end + 8,
-                    None => break,
-                }
-                // A stream ends its object's dictionary.
-                depth = 0;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    max
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn measures_nesting_outside_strings_and_streams() {
-        assert_eq!(nesting(b"[[1]] (([[[) <<>>"), 2);
-        assert_eq!(nesting(b"<< /Length 4 >>\nstream\n[[[[\nendstream [x]"), 1);
-        assert_eq!(nesting(b"% [[[\n[b]"), 1);
-    }
 
     #[test]
     fn bounds_the_parsing_work_and_stops_when_cancelled() {

@@ -19,6 +19,7 @@ use std::rc::Rc;
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
+use crate::content::{Tokenizer, Tokens};
 use crate::filters::Budget;
 use crate::fonts::Font;
 use crate::{Error, Limits, Result};
@@ -175,6 +176,7 @@ pub struct Interpreter<'a> {
     /// The bytes the loaded fonts hold ([`Font::footprint`]).
     font_bytes: usize,
     budget: Budget<'a>,
+    tokens: Tokens<'a>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -194,6 +196,7 @@ impl<'a> Interpreter<'a> {
             fonts: HashMap::new(),
             font_bytes: 0,
             budget: Budget::new(limits.max_decoded_bytes, cancelled),
+            tokens: Tokens::new(limits.max_tokens, cancelled),
         }
     }
 
@@ -206,15 +209,19 @@ impl<'a> Interpreter<'a> {
         let resources = page_resources(doc, id);
         let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
         let mut line = Line::new(room);
-        let mut bytes = Vec::new();
-        for stream_id in doc.get_page_contents(id) {
-            if let Ok(Object::Stream(s)) = doc.get_object(stream_id) {
-                bytes.extend(self.stream_bytes(s)?);
-                bytes.push(b'\n');
-            }
-        }
+        // Read one after another, each decoded (and charged) when its turn
+        // comes: a page listing one stream 100,000 times used to decode them
+        // all into one buffer first (6.4 GB asked for).
+        let streams: Vec<&'a lopdf::Stream> = doc
+            .get_page_contents(id)
+            .into_iter()
+            .filter_map(|stream_id| match doc.get_object(stream_id) {
+                Ok(Object::Stream(s)) => Some(s),
+                _ => None,
+            })
+            .collect();
         let mut forms = Vec::new();
-        self.run(bytes, resources, IDENTITY, 0, &mut forms, &mut line)?;
+        self.run(&streams, resources, IDENTITY, 0, &mut forms, &mut line)?;
         self.annotations(id, resources, &mut line)?;
         self.text_room(&line)?;
         self.text_bytes += line.out.len();
@@ -295,23 +302,20 @@ impl<'a> Interpreter<'a> {
         Ok(Some(font))
     }
 
+    /// Runs `streams` one after another, as one content stream: each is
+    /// decoded when its turn comes and tokenized one operation at a time.
     fn run(
         &mut self,
-        bytes: Vec<u8>,
+        streams: &[&'a lopdf::Stream],
         resources: Option<&'a Dictionary>,
         ctm: Matrix,
         depth: u32,
         forms: &mut Vec<ObjectId>,
         line: &mut Line,
     ) -> Result<()> {
-        // A content stream that stops making sense gives the text read so
-        // far, not an error: the other pages still count.
-        let Ok(operations) = crate::content::decode(&bytes, self.limits.max_nesting) else {
-            return Err(Error::TooLarge(format!(
-                "a content stream nests arrays or dictionaries more than {} deep",
-                self.limits.max_nesting
-            )));
-        };
+        let mut tokenizer = Tokenizer::new(self.limits.max_nesting, self.tokens.clone());
+        let mut streams = streams.iter();
+        let mut bytes = Vec::new();
         let mut state = State {
             ctm,
             font: None,
@@ -325,7 +329,19 @@ impl<'a> Interpreter<'a> {
         let mut stack: Vec<State> = Vec::new();
         let mut tm = IDENTITY;
         let mut tlm = IDENTITY;
-        for op in &operations {
+        loop {
+            let op = match tokenizer.next(&bytes)? {
+                Some(op) => op,
+                None => {
+                    let Some(s) = streams.next() else { break };
+                    // The last stream's bytes are freed before the next is
+                    // decoded.
+                    drop(std::mem::take(&mut bytes));
+                    bytes = self.stream_bytes(s)?;
+                    tokenizer.start();
+                    continue;
+                }
+            };
             self.operations += 1;
             if self.operations > self.limits.max_operations {
                 return Err(Error::TooLarge(format!(
@@ -530,9 +546,8 @@ impl<'a> Interpreter<'a> {
             _ => IDENTITY,
         };
         let own = sub_dict(self.doc, &s.dict, b"Resources").or(resources);
-        let bytes = self.stream_bytes(s)?;
         forms.push(id);
-        let result = self.run(bytes, own, mul(&matrix, &ctm), depth + 1, forms, line);
+        let result = self.run(&[s], own, mul(&matrix, &ctm), depth + 1, forms, line);
         forms.pop();
         result
     }

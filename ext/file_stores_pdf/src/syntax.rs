@@ -1,0 +1,285 @@
+//! A linear scan of PDF object syntax, before lopdf parses it: how deep
+//! arrays and dictionaries nest (lopdf's parser recurses, and a deep
+//! nesting overflows the stack), and how many values lopdf will make of it
+//! (each an `Object` of about 120 bytes, some 60 times the bytes it comes
+//! from: an unused array of 32 M zeros in 63 KB of object stream used to
+//! take 1.9 GB, or abort the process). Strings, comments and stream data
+//! are skipped; the scan never recurses.
+
+use memchr::memmem;
+
+/// The most values one object may hold (about 120 MB once parsed).
+pub const MAX_OBJECT_TOKENS: u64 = 1 << 20;
+
+/// What a scan of object syntax found.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// The deepest nesting of arrays and dictionaries.
+    pub depth: usize,
+    /// The tokens of every object (numbers, names, strings, keywords,
+    /// opening brackets), outside cross-reference tables.
+    pub tokens: u64,
+    /// The most tokens between one `obj` and its `endobj`.
+    pub largest: u64,
+}
+
+enum Token {
+    Open,
+    Close,
+    /// A string or a name. A hexadecimal string is read as a word between
+    /// delimiters: skipping to its `>` could hide what lopdf reads when the
+    /// string is broken.
+    Atom,
+    /// A number or keyword, starting at this offset.
+    Word(usize),
+    /// A stream's data, skipped to its `endstream`.
+    Stream,
+}
+
+fn is_regular(b: u8) -> bool {
+    !b" \t\n\r\x0c\0()<>[]{}/%".contains(&b)
+}
+
+struct Scanner<'b> {
+    bytes: &'b [u8],
+    i: usize,
+}
+
+impl Scanner<'_> {
+    fn next(&mut self) -> Option<Token> {
+        let bytes = self.bytes;
+        loop {
+            let b = *bytes.get(self.i)?;
+            match b {
+                b'(' => {
+                    let mut level = 0usize;
+                    while self.i < bytes.len() {
+                        match bytes[self.i] {
+                            b'\\' => self.i += 1,
+                            b'(' => level += 1,
+                            b')' => {
+                                level -= 1;
+                                if level == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        self.i += 1;
+                    }
+                    self.i += 1;
+                    return Some(Token::Atom);
+                }
+                b'%' => {
+                    while self.i < bytes.len() && bytes[self.i] != b'\n' && bytes[self.i] != b'\r' {
+                        self.i += 1;
+                    }
+                }
+                b'[' => {
+                    self.i += 1;
+                    return Some(Token::Open);
+                }
+                b']' => {
+                    self.i += 1;
+                    return Some(Token::Close);
+                }
+                b'<' if bytes.get(self.i + 1) == Some(&b'<') => {
+                    self.i += 2;
+                    return Some(Token::Open);
+                }
+                b'>' if bytes.get(self.i + 1) == Some(&b'>') => {
+                    self.i += 2;
+                    return Some(Token::Close);
+                }
+                b'/' => {
+                    self.i += 1;
+                    while self.i < bytes.len() && is_regular(bytes[self.i]) {
+                        self.i += 1;
+                    }
+                    return Some(Token::Atom);
+                }
+                _ if !is_regular(b) => self.i += 1,
+                _ => {
+                    let start = self.i;
+                    while self.i < bytes.len() && is_regular(bytes[self.i]) {
+                        self.i += 1;
+                    }
+                    if &bytes[start..self.i] == b"stream"
+                        && matches!(bytes.get(self.i), Some(b'\r' | b'\n'))
+                    {
+                        // Stream data runs to its `endstream`: it is not
+                        // object syntax (content streams are read by our
+                        // own tokenizer, which does not recurse).
+                        self.i = match memmem::find(&bytes[self.i..], b"endstream") {
+                            Some(end) => self.i + end + 9,
+                            None => bytes.len(),
+                        };
+                        return Some(Token::Stream);
+                    }
+                    return Some(Token::Word(start));
+                }
+            }
+        }
+    }
+}
+
+/// The nesting and tokens of the objects in `bytes` (a file, or an object
+/// stream's data).
+pub fn shape(bytes: &[u8]) -> Shape {
+    let mut shape = Shape::default();
+    let mut scanner = Scanner { bytes, i: 0 };
+    let (mut depth, mut current) = (0usize, 0u64);
+    while let Some(token) = scanner.next() {
+        match token {
+            Token::Open => {
+                depth += 1;
+                shape.depth = shape.depth.max(depth);
+            }
+            Token::Close => {
+                depth = depth.saturating_sub(1);
+                continue;
+            }
+            // A stream ends its object's dictionary.
+            Token::Stream => {
+                depth = 0;
+                continue;
+            }
+            Token::Atom => {}
+            Token::Word(start) => {
+                let word = &bytes[start..scanner.i];
+                match word {
+                    b"obj" | b"endobj" => {
+                        shape.largest = shape.largest.max(current);
+                        current = 0;
+                    }
+                    // A cross-reference table is not parsed into objects.
+                    b"xref" => {
+                        scanner.i = memmem::find(&bytes[scanner.i..], b"trailer")
+                            .map_or(bytes.len(), |n| scanner.i + n);
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        current += 1;
+        shape.tokens += 1;
+    }
+    shape.largest = shape.largest.max(current);
+    shape
+}
+
+/// How deep arrays and dictionaries nest in `bytes`, outside strings,
+/// comments and stream data.
+pub fn nesting(bytes: &[u8]) -> usize {
+    shape(bytes).depth
+}
+
+/// The tokens of the one object at the start of `bytes`, counted up to
+/// just past `cap`.
+fn object_tokens(bytes: &[u8], cap: u64) -> u64 {
+    let mut scanner = Scanner { bytes, i: 0 };
+    let (mut depth, mut count) = (0usize, 0u64);
+    while let Some(token) = scanner.next() {
+        match token {
+            Token::Open => depth += 1,
+            Token::Close => depth = depth.saturating_sub(1),
+            Token::Stream => break,
+            Token::Atom | Token::Word(_) => {}
+        }
+        count += 1;
+        if depth == 0 || count > cap {
+            break;
+        }
+    }
+    count
+}
+
+/// The object numbers of an object stream's header (`data` decoded, its
+/// objects from `first` on), sorted, and the values lopdf makes of it: it
+/// parses one object at each offset of the header, so offsets repeated or
+/// pointing inside another object parse it again, each counted here. The
+/// count stops just past `cap`; each object is counted up to
+/// [`MAX_OBJECT_TOKENS`], and an object past that counts as past `cap`.
+pub fn object_stream(data: &[u8], first: usize, cap: u64) -> (Vec<u32>, u64) {
+    let Some(header) = data.get(..first) else {
+        return (Vec::new(), 0);
+    };
+    let Ok(header) = std::str::from_utf8(header) else {
+        return (Vec::new(), 0);
+    };
+    let mut numbers = header.split_whitespace().map(|n| n.parse::<u32>().ok());
+    let mut ids = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    let mut total = 0u64;
+    while let (Some(id), Some(offset)) = (numbers.next(), numbers.next()) {
+        // lopdf keeps a number for each header word.
+        total += 2;
+        let (Some(id), Some(offset)) = (id, offset) else {
+            continue;
+        };
+        let Some(start) = first
+            .checked_add(offset as usize)
+            .filter(|&s| s < data.len())
+        else {
+            continue;
+        };
+        ids.push(id);
+        let tokens = *seen
+            .entry(start)
+            .or_insert_with(|| object_tokens(&data[start..], MAX_OBJECT_TOKENS));
+        if tokens > MAX_OBJECT_TOKENS {
+            return (ids, cap.saturating_add(1));
+        }
+        total += tokens;
+        if total > cap {
+            break;
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    (ids, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_nesting_outside_strings_and_streams() {
+        assert_eq!(nesting(b"[[1]] (([[[) <<>>"), 2);
+        assert_eq!(nesting(b"<< /Length 4 >>\nstream\n[[[[\nendstream [x]"), 1);
+        assert_eq!(nesting(b"% [[[\n[b]"), 1);
+        assert_eq!(nesting(b"<00> <[[[> /N[[ [1]"), 6);
+    }
+
+    #[test]
+    fn counts_the_values_of_each_object() {
+        let file =
+            b"1 0 obj\n<< /K [1 2 (a) <00>] >>\nendobj\n2 0 obj\n[0 0 0 0 0 0 0 0]\nendobj\n\
+                     xref\n0 3\n0000000000 65535 f \ntrailer\n<< /Size 3 >>";
+        let s = shape(file);
+        assert_eq!(s.depth, 2);
+        // << /K [ 1 2 (a) 00 endobj: 8; [ and eight zeros, endobj: 10.
+        assert_eq!(s.largest, 10);
+        assert!(s.tokens < 30, "{s:?}");
+        let stream = b"1 0 obj\n<< /Length 9 >>\nstream\n0 0 0 0 0\nendstream\nendobj";
+        assert_eq!(shape(stream).largest, 4);
+    }
+
+    #[test]
+    fn counts_each_parse_an_object_stream_header_asks_for() {
+        let data = b"5 0 6 2 6 2 [0 0 0 0]";
+        let (ids, total) = object_stream(data, 12, 1000);
+        assert_eq!(ids, vec![5, 6]);
+        // Six header words; the array (six tokens with its brackets), and a
+        // zero inside it, twice.
+        assert_eq!(total, 6 + 6 + 1 + 1);
+        let mut huge = b"1 0 ".to_vec();
+        let first = huge.len();
+        huge.push(b'[');
+        huge.extend(b"0 ".repeat(MAX_OBJECT_TOKENS as usize + 1));
+        assert!(object_stream(&huge, first, u64::MAX - 1).1 > u64::MAX - 1);
+        assert!(object_stream(&huge, first, 10).1 > 10);
+    }
+}
