@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'digest'
+
 module RubyLLM
   module ActiveRecord
     # One file of a chat: a row in ruby_llm_chat_files (made by
@@ -30,6 +32,11 @@ module RubyLLM
 
       validates :path, presence: true
 
+      # The unique index holds path_digest (the path's SHA-256, hex), not the
+      # path: a path may be 4,000 bytes, and PostgreSQL's btree row holds at
+      # most 2,704 (a longer one raised PG::ProgramLimitExceeded).
+      before_save :set_path_digest, if: -> { self.class.path_digests? && (path_digest.nil? || path_changed?) }
+
       before_destroy :remember_blob
       after_destroy_commit :purge_unshared_blob
 
@@ -39,6 +46,19 @@ module RubyLLM
       # `add_column :ruby_llm_chat_files, :attachment_key, :string, limit: 64`).
       def self.attachment_keys?
         column_names.include?('attachment_key')
+      end
+
+      # Whether the table has the path_digest column (made by the install
+      # generator since paths longer than PostgreSQL's index row went into
+      # the index; `bin/rails generate ruby_llm:file_store:upgrade` adds it
+      # to an older table and moves the unique index onto it).
+      def self.path_digests?
+        column_names.include?('path_digest')
+      end
+
+      # The digest path_digest keeps for +path+.
+      def self.path_digest(path)
+        Digest::SHA256.hexdigest(path)
       end
 
       # The StoredFile this row describes.
@@ -55,6 +75,10 @@ module RubyLLM
       end
 
       private
+
+      def set_path_digest
+        self.path_digest = self.class.path_digest(path)
+      end
 
       def remember_blob
         @blob_to_purge = file_attachment&.blob

@@ -46,7 +46,7 @@ module RubyLLM
 
         def save_row(path, blob, uploaded:, **columns)
           blob.save! if blob.new_record?
-          row = own_rows.find_by(path:) || RubyLLM::ActiveRecord::ChatFile.new(chat: @chat, owner: @owner, path:)
+          row = at_paths(own_rows, path).first || RubyLLM::ActiveRecord::ChatFile.new(chat: @chat, owner: @owner, path:)
           old_blob = row.new_record? ? nil : row.file_attachment&.blob
           row.update!(columns)
           attach(row, blob)

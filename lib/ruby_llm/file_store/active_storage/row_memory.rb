@@ -29,7 +29,7 @@ module RubyLLM
         # converted text for its version or nil. Files deleted since they
         # were listed are left out.
         def texts_for_search(files)
-          rows = visible_rows.where(path: files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
+          rows = at_paths(visible_rows, files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
           by_path = preferred(rows).to_h { |row| [row.path, row] }
           files.filter_map do |file|
             row = by_path[file.path] or next

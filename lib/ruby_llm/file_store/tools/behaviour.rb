@@ -53,6 +53,10 @@ module RubyLLM
           execute(**args)
         rescue *MODEL_ERRORS => e
           { error: e.message }
+        rescue StandardError => e
+          raise unless DatabaseError.match?(e)
+
+          { error: DatabaseError.message_for(e) }
         end
 
         def inspect = "#<#{name} tool on #{store.inspect}>"
