@@ -69,10 +69,71 @@ module RubyLLM
       # Purges +blob+ (an ActiveStorage::Blob) unless an attachment still
       # uses it, as in a message's attachment that shares it.
       def self.purge_unless_attached(blob)
-        return if blob.nil? || ::ActiveStorage::Attachment.exists?(blob_id: blob.id)
-
-        blob.purge
+        purge_unattached([blob.id]) if blob
       end
+
+      # Tries of a purge that SQLite refuses with "database is locked".
+      PURGE_TRIES = 5
+
+      # Purges the blobs of +blob_ids+ that no attachment uses: their rows,
+      # then their files (a blob attached meanwhile keeps both). A few
+      # statements for any number of blobs, each its own write, which
+      # SQLite's busy handler waits for; when another process still holds
+      # the database ("database is locked", seen with two processes
+      # writing), it is tried again, PURGE_TRIES times in all with growing
+      # pauses, then logged: what is left is for
+      # RubyLLM::FileStore::ActiveStorage.purge_orphans.
+      def self.purge_unattached(blob_ids)
+        ids = Array(blob_ids).compact.uniq
+        return if ids.empty?
+
+        tries = 0
+        begin
+          tries += 1
+          purge_now(ids)
+        rescue ::ActiveRecord::ActiveRecordError => e
+          raise unless tries < PURGE_TRIES && busy?(e)
+
+          sleep(0.02 * (2**tries) * (1 + rand))
+          retry
+        end
+      end
+
+      # Whether +error+ is SQLite's "database is locked" (or busy).
+      def self.busy?(error)
+        [error, error.cause].compact.any? do |cause|
+          cause.class.name.to_s.include?('BusyException') || cause.message.to_s.match?(/database is (locked|busy)/i)
+        end
+      end
+
+      def self.purge_now(ids)
+        unattached = ::ActiveStorage::Blob.where(id: ids).where.not(id: ::ActiveStorage::Attachment.select(:blob_id))
+        blobs = unattached.to_a
+        return if blobs.empty?
+
+        # A blob with variants goes through Active Storage's own purge,
+        # which removes the variants' records and files too.
+        with_variants = variant_blob_ids(blobs.map(&:id))
+        plain, varied = blobs.partition { |blob| !with_variants.include?(blob.id) }
+        varied.each(&:purge)
+        delete_plain(plain)
+      end
+
+      def self.delete_plain(blobs)
+        return if blobs.empty?
+
+        ids = blobs.map(&:id)
+        ::ActiveStorage::Blob.where(id: ids).where.not(id: ::ActiveStorage::Attachment.select(:blob_id)).delete_all
+        kept = ::ActiveStorage::Blob.where(id: ids).pluck(:id) # attached meanwhile
+        blobs.each { |blob| blob.service.delete(blob.key) unless kept.include?(blob.id) }
+      end
+
+      def self.variant_blob_ids(ids)
+        return [] unless defined?(::ActiveStorage::VariantRecord) && ::ActiveStorage::VariantRecord.table_exists?
+
+        ::ActiveStorage::VariantRecord.where(blob_id: ids).distinct.pluck(:blob_id)
+      end
+      private_class_method :purge_now, :delete_plain, :variant_blob_ids
 
       private
 

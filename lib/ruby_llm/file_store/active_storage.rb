@@ -7,6 +7,9 @@ require_relative 'active_storage/chat_lock'
 require_relative 'active_storage/rows'
 require_relative 'active_storage/blobs'
 require_relative 'active_storage/row_memory'
+require_relative 'active_storage/batch_checks'
+require_relative 'active_storage/batch_rows'
+require_relative 'active_storage/batch_write'
 
 module RubyLLM
   class FileStore
@@ -47,6 +50,9 @@ module RubyLLM
       include Rows
       include Blobs
       include RowMemory
+      include BatchChecks
+      include BatchRows
+      include BatchWrite
 
       FULL = "This chat's files are full: delete or overwrite files."
 

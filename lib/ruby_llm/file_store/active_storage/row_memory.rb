@@ -75,6 +75,16 @@ module RubyLLM
           super(path, nil)
         end
 
+        # One statement for this store's own rows (see record_read), and the
+        # store's memory for the rest.
+        def forget_reads(paths)
+          paths = paths.map { |path| FileStore.path(path) }
+          paths.each_slice(1_000) do |slice|
+            at_paths(own_rows, slice).where.not(read_digest: nil).update_all(read_digest: nil)
+          end
+          forget_reads_in_memory(paths)
+        end
+
         private
 
         def own_row?(row)

@@ -65,23 +65,16 @@ module RubyLLM
           file ? [file] : store.list(path)
         end
 
-        # Writes the paths of +folder+ back to +store+. Returns [saved
-        # StoredFiles, unsaved paths, the store's message]. A file the store
-        # refuses, for whatever reason, is named unsaved: the run's output
-        # still comes back.
-        def save(store, folder, paths)
-          saved = []
-          unsaved = []
-          error = nil
-          paths.each do |path|
-            File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW) do |io|
-              saved << store.write(path, io)
-            end
-          rescue StandardError => e
-            unsaved << path
-            error ||= e.message
+        # Writes the paths of +folder+ back to +store+ with the store's
+        # write_many (in batches on Active Storage; each file opened when its
+        # turn comes, closed after), none started after +deadline+. Returns
+        # [saved StoredFiles, unsaved paths, the store's message]. A file the
+        # store refuses, for whatever reason, is named unsaved: the run's
+        # output still comes back.
+        def save(store, folder, paths, deadline: nil)
+          store.write_many(paths, deadline:) do |path|
+            File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW | File::BINARY)
           end
-          [saved, unsaved, error]
         end
       end
     end
