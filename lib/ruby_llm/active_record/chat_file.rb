@@ -83,9 +83,10 @@ module RubyLLM
       # writing), it is tried again, PURGE_TRIES times in all with growing
       # pauses, then logged: what is left is for
       # RubyLLM::FileStore::ActiveStorage.purge_orphans.
+      # Returns how many were purged.
       def self.purge_unattached(blob_ids)
         ids = Array(blob_ids).compact.uniq
-        return if ids.empty?
+        return 0 if ids.empty?
 
         tries = 0
         begin
@@ -109,23 +110,25 @@ module RubyLLM
       def self.purge_now(ids)
         unattached = ::ActiveStorage::Blob.where(id: ids).where.not(id: ::ActiveStorage::Attachment.select(:blob_id))
         blobs = unattached.to_a
-        return if blobs.empty?
+        return 0 if blobs.empty?
 
         # A blob with variants goes through Active Storage's own purge,
         # which removes the variants' records and files too.
         with_variants = variant_blob_ids(blobs.map(&:id))
         plain, varied = blobs.partition { |blob| !with_variants.include?(blob.id) }
         varied.each(&:purge)
-        delete_plain(plain)
+        varied.size + delete_plain(plain)
       end
 
       def self.delete_plain(blobs)
-        return if blobs.empty?
+        return 0 if blobs.empty?
 
         ids = blobs.map(&:id)
         ::ActiveStorage::Blob.where(id: ids).where.not(id: ::ActiveStorage::Attachment.select(:blob_id)).delete_all
         kept = ::ActiveStorage::Blob.where(id: ids).pluck(:id) # attached meanwhile
-        blobs.each { |blob| blob.service.delete(blob.key) unless kept.include?(blob.id) }
+        gone = blobs.reject { |blob| kept.include?(blob.id) }
+        gone.each { |blob| blob.service.delete(blob.key) }
+        gone.size
       end
 
       def self.variant_blob_ids(ids)

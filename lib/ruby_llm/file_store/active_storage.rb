@@ -2,6 +2,7 @@
 
 require 'monitor'
 require_relative 'active_storage/loading'
+require_relative 'active_storage/orphans'
 require_relative 'active_storage/transaction_hook'
 require_relative 'active_storage/chat_lock'
 require_relative 'active_storage/rows'
@@ -47,6 +48,7 @@ module RubyLLM
     # writer while another one waits.
     class ActiveStorage < FileStore
       extend Loading
+      extend Orphans
       include Rows
       include Blobs
       include RowMemory

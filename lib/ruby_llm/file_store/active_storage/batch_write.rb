@@ -24,12 +24,14 @@ module RubyLLM
           unsaved = []
           error = nil
           pending = paths.dup
+          first = true
           until pending.empty?
-            if deadline && !saved.empty? && Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+            if deadline && !first && Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
               unsaved.concat(pending)
               error ||= FileStores::Native::ManyWrites::OUT_OF_TIME
               break
             end
+            first = false
             entries, refused = next_batch(pending, &content)
             done, failed, message = write_batch(entries)
             saved.concat(done)
