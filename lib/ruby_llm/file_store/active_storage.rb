@@ -2,11 +2,15 @@
 
 require 'monitor'
 require_relative 'active_storage/loading'
+require_relative 'active_storage/orphans'
 require_relative 'active_storage/transaction_hook'
 require_relative 'active_storage/chat_lock'
 require_relative 'active_storage/rows'
 require_relative 'active_storage/blobs'
 require_relative 'active_storage/row_memory'
+require_relative 'active_storage/batch_checks'
+require_relative 'active_storage/batch_rows'
+require_relative 'active_storage/batch_write'
 
 module RubyLLM
   class FileStore
@@ -44,9 +48,13 @@ module RubyLLM
     # writer while another one waits.
     class ActiveStorage < FileStore
       extend Loading
+      extend Orphans
       include Rows
       include Blobs
       include RowMemory
+      include BatchChecks
+      include BatchRows
+      include BatchWrite
 
       FULL = "This chat's files are full: delete or overwrite files."
 

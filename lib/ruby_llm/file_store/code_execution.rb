@@ -156,7 +156,7 @@ module RubyLLM
       # hooks hear of each file it created or changed.
       def finish(result)
         result.changed.each { |path| store.record_read(path, CHANGED_BY_RUN) if store.read_digest(path) }
-        (result.created + result.deleted).each { |path| store.record_read(path, nil) }
+        store.forget_reads(result.created + result.deleted)
         result.files.each { |file| @hooks.each { |hook| hook.call(file) } } unless @hooks.empty?
         result
       end

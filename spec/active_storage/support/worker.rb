@@ -10,6 +10,9 @@
 #                                      edit_file, logging to LOG when it tries
 #                                      and when it holds the lock
 #   check CHAT_ID PATH                 writes PATH, lists and searches it
+#   overwrite CHAT_ID PATH COUNT GO    says it is ready, waits for the file GO,
+#                                      then writes COUNT versions over
+#                                      PATH-0.md .. PATH-3.md in turn
 require_relative 'rails_app'
 
 command, chat_id, path, *rest = ARGV
@@ -41,6 +44,12 @@ when 'check'
   store.write(path, "needle in a booted app\n")
   found = RubyLLM::FileStore::Search.run(store, 'needle')
   print({ list: store.list.map(&:path), search: found.to_s }.inspect)
+when 'overwrite'
+  count, go = rest
+  File.write("#{go}.#{Process.pid}.ready", '')
+  sleep 0.01 until File.exist?(go)
+  Integer(count).times { |n| store.write("#{path}-#{n % 4}.md", "#{Process.pid} #{n}\n") }
+  print 'done'
 else
   abort "unknown command #{command}"
 end

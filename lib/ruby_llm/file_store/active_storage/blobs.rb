@@ -17,12 +17,16 @@ module RubyLLM
         # search and read need no download.
         TEXT_IN_ROW_MAX = 8 * 1024 * 1024
 
+        # The metadata key that marks the blobs this store uploaded, so
+        # purge_orphans never touches a blob of the app's own.
+        MARK = 'ruby_llm_file_store'
+
         private
 
         # A blob with +bytes+, uploaded but not saved.
         def upload(path, bytes, content_type)
           blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:,
-                                           metadata: { identified: true, analyzed: true })
+                                           metadata: { identified: true, analyzed: true, MARK => true })
           blob.upload(StringIO.new(bytes), identify: false)
           blob
         end
@@ -46,7 +50,7 @@ module RubyLLM
 
         def save_row(path, blob, uploaded:, **columns)
           blob.save! if blob.new_record?
-          row = own_rows.find_by(path:) || RubyLLM::ActiveRecord::ChatFile.new(chat: @chat, owner: @owner, path:)
+          row = at_paths(own_rows, path).first || RubyLLM::ActiveRecord::ChatFile.new(chat: @chat, owner: @owner, path:)
           old_blob = row.new_record? ? nil : row.file_attachment&.blob
           row.update!(columns)
           attach(row, blob)

@@ -29,7 +29,7 @@ module RubyLLM
         # converted text for its version or nil. Files deleted since they
         # were listed are left out.
         def texts_for_search(files)
-          rows = visible_rows.where(path: files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
+          rows = at_paths(visible_rows, files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
           by_path = preferred(rows).to_h { |row| [row.path, row] }
           files.filter_map do |file|
             row = by_path[file.path] or next
@@ -73,6 +73,16 @@ module RubyLLM
 
           row.update_columns(read_digest: digest)
           super(path, nil)
+        end
+
+        # One statement for this store's own rows (see record_read), and the
+        # store's memory for the rest.
+        def forget_reads(paths)
+          paths = paths.map { |path| FileStore.path(path) }
+          paths.each_slice(1_000) do |slice|
+            at_paths(own_rows, slice).where.not(read_digest: nil).update_all(read_digest: nil)
+          end
+          forget_reads_in_memory(paths)
         end
 
         private

@@ -38,7 +38,18 @@ module RubyLLM
 
         # The row the store sees at +path+, or nil.
         def row_at(path, columns = LIST_COLUMNS)
-          preferred(visible_rows.where(path:).select(*columns).to_a).first
+          preferred(at_paths(visible_rows, path).select(*columns).to_a).first
+        end
+
+        # +rows+ at +paths+ (one or many): by path_digest, which the unique
+        # index holds, where the table has it, and by the path itself, so a
+        # digest never stands for another path.
+        def at_paths(rows, paths)
+          rows = rows.where(path: paths)
+          return rows unless RubyLLM::ActiveRecord::ChatFile.path_digests?
+
+          digests = Array(paths).map { |path| RubyLLM::ActiveRecord::ChatFile.path_digest(path) }
+          rows.where(path_digest: digests)
         end
 
         def in_folder(rows, folder)
@@ -58,7 +69,7 @@ module RubyLLM
 
           parts = path.split('/')
           parents = (1...parts.size).map { |n| parts.first(n).join('/') }
-          return if parents.empty? || !visible_rows.exists?(path: parents)
+          return if parents.empty? || !at_paths(visible_rows, parents).exists?
 
           raise ArgumentError, "#{path} goes through a file as if it were a folder"
         end
@@ -66,7 +77,7 @@ module RubyLLM
         def check_room(path, byte_size)
           return unless @max_bytes
 
-          replaced = own_rows.where(path:).pick(:byte_size) || 0
+          replaced = at_paths(own_rows, path).pick(:byte_size) || 0
           needed = chat_rows.sum(:byte_size) - replaced + byte_size
           return if needed <= @max_bytes
 

@@ -38,13 +38,30 @@ module RubyLLM
           Dir.mkdir(folder)
           versions = Staging.copy_in(store, folder, files)
           before = Snapshot.take(folder)
+          started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           outcome, mounts = execute(lang, code_file, folder, tmp)
           swept, trouble = sweep(before, mounts)
-          saved, unsaved, error, conflicts = Staging.save(store, folder, swept.created + swept.changed, versions)
+          saved, unsaved, error, conflicts = save_back(folder, swept, versions, started)
           kept = saved.map(&:path)
           result(lang, outcome, mounts, swept:, created: swept.created & kept, changed: swept.changed & kept,
                                         deleted: [], unsaved: unsaved + budget_removed(swept), error:,
                                         trouble: conflict_notes(conflicts, trouble), files: saved)
+        end
+
+        # What the run created or changed, written back (Staging.save).
+        def save_back(folder, swept, versions, started)
+          Staging.save(store, folder, swept.created + swept.changed, versions, deadline: save_deadline(started))
+        end
+
+        # Saving counts against the run's time limit: the save ends when the
+        # limit does, counted from the run's start, but gets at least
+        # SAVE_TIME_FLOOR seconds (or the whole limit, when shorter) after a
+        # run that used all of its time.
+        SAVE_TIME_FLOOR = 5
+
+        def save_deadline(started)
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          [started + limits[:timeout], now + [limits[:timeout], SAVE_TIME_FLOOR].min].max
         end
 
         # What the run left, held to the run's budget. Whatever goes wrong

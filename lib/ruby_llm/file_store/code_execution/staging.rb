@@ -84,42 +84,34 @@ module RubyLLM
         end
 
         # Writes the paths of +folder+ back to +store+, each only if the
-        # store's file is still at the version in +versions+ (from copy_in).
-        # Returns [saved StoredFiles, unsaved paths, the store's message,
-        # conflicts: path => :changed, :deleted or :created, what happened to
-        # the store's file during the run]. A file the store refuses, for
+        # store's file is still at the version in +versions+ (from copy_in),
+        # with the store's write_many (in batches on Active Storage; each file
+        # opened when its turn comes, closed after), none started after
+        # +deadline+. The versions are compared and the files written under
+        # the store's lock, so no write can land between the two. Returns
+        # [saved StoredFiles, unsaved paths, the store's message, conflicts:
+        # path => :changed, :deleted or :created, what happened to the
+        # store's file during the run]. A file the store refuses, for
         # whatever reason, is named unsaved: the run's output still comes back.
-        def save(store, folder, paths, versions)
-          saved = []
-          unsaved = []
-          conflicts = {}
-          error = nil
-          paths.each do |path|
-            outcome = save_one(store, folder, path, versions[path])
-            outcome.is_a?(Symbol) ? conflicts[path] = outcome : saved << outcome
-            unsaved << path if outcome.is_a?(Symbol)
-          rescue StandardError => e
-            unsaved << path
-            error ||= e.message
+        def save(store, folder, paths, versions, deadline: nil)
+          store.with_lock do
+            now = store.list.to_h { |file| [file.path, version(file)] }
+            conflicts = paths.filter_map { |path| conflict(versions[path], now[path])&.then { [path, _1] } }.to_h
+            saved, unsaved, error = store.write_many(paths - conflicts.keys, deadline:) do |path|
+              File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW | File::BINARY)
+            end
+            [saved, unsaved + conflicts.keys, error, conflicts]
           end
-          [saved, unsaved, error, conflicts]
         end
 
-        # The StoredFile written, or what another writer did to +path+ since
-        # +expected+ (its version then), which keeps the store's file.
-        def save_one(store, folder, path, expected)
-          File.open(File.join(folder, path), File::RDONLY | File::NOFOLLOW) do |io|
-            store.with_lock do
-              now = version(store[path])
-              next store.write(path, io) if now == expected
+        # What another writer did to a file since the run started from
+        # +expected+ (its version then; nil when there was none): nil when
+        # nothing, so the run's version may be written.
+        def conflict(expected, now)
+          return if now == expected
+          return :created if expected.nil?
 
-              if expected.nil? then :created
-              elsif now.nil? then :deleted
-              else
-                :changed
-              end
-            end
-          end
+          now.nil? ? :deleted : :changed
         end
       end
     end

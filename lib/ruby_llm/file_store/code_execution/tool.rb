@@ -81,6 +81,10 @@ module RubyLLM
             runner.run(language: args[:language], code: args[:code], files: args[:files]).to_h
           rescue Tools::Refusal, ArgumentError => e
             { error: e.message }
+          rescue StandardError => e
+            raise unless Tools::DatabaseError.match?(e)
+
+            { error: Tools::DatabaseError.message_for(e) }
           end
 
           def inspect = "#<run_code tool on #{runner.store.inspect}>"

@@ -55,6 +55,10 @@ module RubyLLM
           { error: e.message }
         rescue Errno::EACCES, Errno::EPERM => e
           { error: denied_message(e) }
+        rescue StandardError => e
+          raise unless DatabaseError.match?(e)
+
+          { error: DatabaseError.message_for(e) }
         end
 
         def inspect = "#<#{name} tool on #{store.inspect}>"

@@ -13,6 +13,7 @@ module RubyLLM
       module StoreMethods
         include AttachmentMemory
         include Conversions
+        include ManyWrites
 
         def initialize(*)
           super()

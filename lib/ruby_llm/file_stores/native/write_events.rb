@@ -20,6 +20,15 @@ module RubyLLM
           file
         end
 
+        # The files write_many saved are announced too (a store's own batch
+        # need not call write; listen keeps each path once).
+        def write_many(...)
+          saved, unsaved, error = super
+          writes = Thread.current[KEY]
+          saved.each { |file| writes.push([self, file]) } if writes
+          [saved, unsaved, error]
+        end
+
         # Runs the block and returns its value and the files that +store+
         # wrote meanwhile in this thread or fiber, the last write of each
         # path once.

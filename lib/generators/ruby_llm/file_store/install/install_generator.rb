@@ -45,12 +45,15 @@ module RubyLLM
           # row per file, its bytes attached with Active Storage. text keeps what a
           # converter made of the file, read_digest the digest of what the model
           # last read, attachment_key the chat attachment it was kept for. A file of
-          # an owner shadows the chat's file at the same path.
+          # an owner shadows the chat's file at the same path. The unique index
+          # holds path_digest, the path's SHA-256: a path may be 4,000 bytes, more
+          # than PostgreSQL's index row holds.
           class #{'create_ruby_llm_chat_files'.camelize} < ActiveRecord::Migration[#{::ActiveRecord::Migration.current_version}]
             def change
               create_table :ruby_llm_chat_files#{id} do |t|
                 t.references :chat, polymorphic: true, null: false, index: false#{type}
                 t.string :path, null: false
+                t.string :path_digest, limit: 64, null: false
                 t.references :owner, polymorphic: true, null: true, index: true#{type}
                 t.string :content_type, null: false
                 t.bigint :byte_size, null: false
@@ -62,8 +65,8 @@ module RubyLLM
                 t.string :attachment_key, limit: 64
                 t.timestamps
               end
-              add_index :ruby_llm_chat_files, %i[chat_type chat_id owner_type owner_id path],
-                        unique: true, name: 'index_ruby_llm_chat_files_on_chat_owner_path'
+              add_index :ruby_llm_chat_files, %i[chat_type chat_id owner_type owner_id path_digest],
+                        unique: true, name: 'index_ruby_llm_chat_files_on_chat_owner_path_digest'
             end
           end
         RUBY

@@ -1,0 +1,51 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    class ActiveStorage < FileStore
+      # The cleanup call for blobs the store uploaded and nothing uses: a
+      # purge after a commit that failed (on SQLite with two processes
+      # writing, "database is locked" after the store's retries) or a
+      # process killed between upload and attach leaves them, with their
+      # files. Run it now and then:
+      #
+      #   RubyLLM::FileStore::ActiveStorage.purge_orphans                  # older than an hour
+      #   bin/rails ruby_llm:file_store:purge_orphans OLDER_THAN=86400      # the same as a task
+      #
+      # Only blobs this store uploaded (marked in their metadata, see
+      # Blobs::MARK), on the service it uploads to, attached to nothing, and
+      # older than +older_than+ seconds: a write uploads its blob before it
+      # takes the chat's lock, so a younger one may be about to be attached.
+      # Each is checked again as it is deleted, so a blob attached meanwhile
+      # stays. Extended by the store.
+      module Orphans
+        GRACE = 3600
+        BATCH = 500
+
+        # Purges the orphans; returns how many.
+        def purge_orphans(older_than: GRACE)
+          unless older_than.is_a?(Numeric) && older_than >= 0
+            raise ArgumentError, "older_than must be a number of seconds, not #{older_than.inspect}"
+          end
+
+          load_models!
+          orphans(Time.current - older_than).in_batches(of: BATCH).sum do |batch|
+            RubyLLM::ActiveRecord::ChatFile.purge_unattached(batch.pluck(:id))
+          end
+        end
+
+        private
+
+        def orphans(cutoff)
+          blobs = ::ActiveStorage::Blob
+          found = blobs.where(blobs.arel_table[:created_at].lt(cutoff))
+                       .where('metadata LIKE ?', "%\"#{Blobs::MARK}\":true%")
+                       .where.not(id: ::ActiveStorage::Attachment.select(:blob_id))
+          return found unless blobs.column_names.include?('service_name')
+
+          found.where(service_name: blobs.service.name)
+        end
+      end
+    end
+  end
+end
