@@ -59,4 +59,13 @@ module GuaranteeHelpers
     json = output.lines.reverse.find { |line| line.start_with?('{') }
     (json ? JSON.parse(json, symbolize_names: true) : {}).merge(status:, output:)
   end
+
+  # run_script for a script that must succeed (the hostile-file cases):
+  # raises with the end of its output when it did not.
+  def run_case(script, *args)
+    outcome = run_script(script, *args)
+    raise "#{args.first} failed:\n#{outcome[:output][-2000..] || outcome[:output]}" unless outcome[:status].success?
+
+    outcome
+  end
 end

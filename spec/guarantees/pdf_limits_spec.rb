@@ -10,11 +10,7 @@ require_relative 'guarantee_helpers'
 # of address space and 60 s of CPU, which reports the answer and its peak
 # resident memory (VmHWM).
 RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
-  def run_case(name, *args)
-    outcome = GuaranteeHelpers.run_script('pdf_limits.rb', name, *args)
-    expect(outcome[:status]).to be_success, "#{name} failed:\n#{outcome[:output][-2000..] || outcome[:output]}"
-    outcome
-  end
+  def run_case(name, *args) = GuaranteeHelpers.run_case('pdf_limits.rb', name, *args)
 
   it 'refuses objects nested 100,000 deep instead of overflowing the stack' do
     expect(run_case('deep_objects')[:error]).to match(/deep_objects\.pdf.*nest.*more than 64 deep/)

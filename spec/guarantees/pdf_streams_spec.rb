@@ -14,11 +14,7 @@ require_relative 'guarantee_helpers'
 # its peak resident memory (VmHWM). The figures in the descriptions are
 # what the old build did.
 RSpec.describe 'Guarantee: a hostile PDF\'s content streams and objects are bounded', :native do
-  def run_case(name, *args)
-    outcome = GuaranteeHelpers.run_script('pdf_streams.rb', name, *args)
-    expect(outcome[:status]).to be_success, "#{name} failed:\n#{outcome[:output][-2000..] || outcome[:output]}"
-    outcome
-  end
+  def run_case(name, *args) = GuaranteeHelpers.run_case('pdf_streams.rb', name, *args)
 
   let(:page) { "## Page 1\n\nSome text on the page.\n" }
 

@@ -10,11 +10,7 @@ require_relative 'guarantee_helpers'
 # the answer, the seconds it took and its peak resident memory (VmHWM).
 # Bounds on seconds are generous: the machine is shared.
 RSpec.describe 'Guarantee: a hostile PDF text layer is read within bounds', :native do
-  def run_case(name, *args)
-    outcome = GuaranteeHelpers.run_script('pdf_text_limits.rb', name, *args)
-    expect(outcome[:status]).to be_success, "#{name} failed:\n#{outcome[:output][-2000..] || outcome[:output]}"
-    outcome
-  end
+  def run_case(name, *args) = GuaranteeHelpers.run_case('pdf_text_limits.rb', name, *args)
 
   def page_text(outcome) = outcome[:result].to_s.sub("## Page 1\n\n", '')
 

@@ -11,16 +11,11 @@
 #   ruby spec/scripts/pdf_limits.rb objstm_bomb
 #   ruby spec/scripts/pdf_limits.rb many_objects 1   # within Timeout.timeout(1)
 
-$LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
-require 'ruby_llm/file_stores/native'
-require 'json'
-require 'timeout'
+require_relative 'pdf_case'
 require_relative '../ruby_llm/file_store/converters/pdf_fixtures'
 
-Process.setrlimit(:CPU, 60)
+PdfCase.limit_cpu(60)
 include PdfFixtures # rubocop:disable Style/MixinUsage
-
-def peak_mb = File.read('/proc/self/status')[/VmHWM:\s+(\d+)/, 1].to_i / 1024
 
 BOMB = 512 << 20
 TEXT = 'Some text on the page.'
@@ -58,17 +53,5 @@ CASES = {
   }
 }.freeze
 
-bytes = CASES.fetch(ARGV[0]).call
-input = RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: "#{ARGV[0]}.pdf",
-                                                  mime_type: 'application/pdf', path: "#{ARGV[0]}.pdf")
 # A second argument is a Timeout, in seconds, around the conversion.
-limit = ARGV[1]&.to_f
-started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-convert = proc { RubyLLM::FileStore::Converters::PdfText.call(input) }
-outcome = Thread.new do
-  { result: limit ? Timeout.timeout(limit, &convert) : convert.call }
-rescue RubyLLM::FileStore::ConversionError, Timeout::Error => e
-  { error: "#{e.class}: #{e.message}" }
-end.value
-seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
-puts JSON.generate(outcome.merge(peak_mb:, seconds:))
+PdfCase.run(ARGV[0], CASES.fetch(ARGV[0]).call, ARGV[1]&.to_f)

@@ -10,16 +10,11 @@
 #   ruby spec/scripts/pdf_streams.rb operands
 #   ruby spec/scripts/pdf_streams.rb operands_listed_15_times 1   # within Timeout.timeout(1)
 
-$LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
-require 'ruby_llm/file_stores/native'
-require 'json'
-require 'timeout'
+require_relative 'pdf_case'
 require_relative '../ruby_llm/file_store/converters/pdf_stream_fixtures'
 
-Process.setrlimit(:CPU, 60)
+PdfCase.limit_cpu(60)
 include PdfStreamFixtures # rubocop:disable Style/MixinUsage
-
-def peak_mb = File.read('/proc/self/status')[/VmHWM:\s+(\d+)/, 1].to_i / 1024
 
 # 30 M operands with no operator: 60 MB of content, 60 KB deflated.
 OPERANDS = 30_000_000
@@ -45,18 +40,5 @@ CASES = {
   }
 }.freeze
 
-bytes = CASES.fetch(ARGV[0]).call
-input = RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: "#{ARGV[0]}.pdf",
-                                                  mime_type: 'application/pdf', path: "#{ARGV[0]}.pdf")
 # A second argument is a Timeout, in seconds, around the conversion.
-limit = ARGV[1]&.to_f
-built_mb = peak_mb
-started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-convert = proc { RubyLLM::FileStore::Converters::PdfText.call(input) }
-outcome = Thread.new do
-  { result: limit ? Timeout.timeout(limit, &convert) : convert.call }
-rescue RubyLLM::FileStore::ConversionError, Timeout::Error => e
-  { error: "#{e.class}: #{e.message}" }
-end.value
-seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
-puts JSON.generate(outcome.merge(peak_mb:, built_mb:, seconds:, pdf_kb: bytes.bytesize >> 10))
+PdfCase.run(ARGV[0], CASES.fetch(ARGV[0]).call, ARGV[1]&.to_f)

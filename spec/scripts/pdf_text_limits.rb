@@ -11,16 +11,11 @@
 #   ruby spec/scripts/pdf_text_limits.rb long_destination
 #   ruby spec/scripts/pdf_text_limits.rb truetype_groups 1   # within Timeout.timeout(1)
 
-$LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
-require 'ruby_llm/file_stores/native'
-require 'json'
-require 'timeout'
+require_relative 'pdf_case'
 require_relative '../ruby_llm/file_store/converters/pdf_text_fixtures'
 
-Process.setrlimit(:CPU, 30)
+PdfCase.limit_cpu(30)
 include PdfTextFixtures # rubocop:disable Style/MixinUsage
-
-def peak_mb = File.read('/proc/self/status')[/VmHWM:\s+(\d+)/, 1].to_i / 1024
 
 CASES = {
   # One range of 65,536 codes whose destination is 65,536 UTF-16 units.
@@ -65,17 +60,5 @@ CASES = {
   }
 }.freeze
 
-bytes = CASES.fetch(ARGV[0]).call
-input = RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: "#{ARGV[0]}.pdf",
-                                                  mime_type: 'application/pdf', path: "#{ARGV[0]}.pdf")
 # A second argument is a Timeout, in seconds, around the conversion.
-limit = ARGV[1]&.to_f
-started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-convert = proc { RubyLLM::FileStore::Converters::PdfText.call(input) }
-outcome = Thread.new do
-  { result: limit ? Timeout.timeout(limit, &convert) : convert.call }
-rescue RubyLLM::FileStore::ConversionError, Timeout::Error => e
-  { error: "#{e.class}: #{e.message}" }
-end.value
-seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
-puts JSON.generate(outcome.merge(peak_mb:, seconds:, bytes: bytes.bytesize))
+PdfCase.run(ARGV[0], CASES.fetch(ARGV[0]).call, ARGV[1]&.to_f)

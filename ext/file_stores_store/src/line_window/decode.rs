@@ -111,16 +111,20 @@ impl TextDecoder {
         builder.push("\u{FFFD}".repeat(lone).as_bytes());
     }
 
+    /// The bytes held over from the last chunk followed by `bytes`, when
+    /// any were held over (None: `bytes` alone).
+    fn joined(&mut self, bytes: &[u8]) -> Option<Vec<u8>> {
+        if self.pending.is_empty() {
+            return None;
+        }
+        let mut both = std::mem::take(&mut self.pending);
+        both.extend_from_slice(bytes);
+        Some(both)
+    }
+
     fn push_utf32(&mut self, bytes: &[u8], big_endian: bool, builder: &mut WindowBuilder) {
-        let joined;
-        let data: &[u8] = if self.pending.is_empty() {
-            bytes
-        } else {
-            let mut both = std::mem::take(&mut self.pending);
-            both.extend_from_slice(bytes);
-            joined = both;
-            &joined
-        };
+        let joined = self.joined(bytes);
+        let data: &[u8] = joined.as_deref().unwrap_or(bytes);
         let whole = data.len() / 4 * 4;
         self.out.clear();
         self.out.reserve(whole);
@@ -138,15 +142,8 @@ impl TextDecoder {
     }
 
     fn push_utf16(&mut self, bytes: &[u8], big_endian: bool, builder: &mut WindowBuilder) {
-        let joined;
-        let data: &[u8] = if self.pending.is_empty() {
-            bytes
-        } else {
-            let mut both = std::mem::take(&mut self.pending);
-            both.extend_from_slice(bytes);
-            joined = both;
-            &joined
-        };
+        let joined = self.joined(bytes);
+        let data: &[u8] = joined.as_deref().unwrap_or(bytes);
         let unit = |i: usize| {
             let pair = [data[2 * i], data[2 * i + 1]];
             if big_endian {
