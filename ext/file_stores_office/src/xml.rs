@@ -219,10 +219,14 @@ mod tests {
 #[cfg(test)]
 mod attribute_tests {
     use super::*;
+    use std::fmt::Write as _;
 
     #[test]
     fn duplicated_names_cost_no_quadratic_check_and_the_first_wins() {
-        let names: String = (1..=40_000).map(|i| format!(" a{i}=\"\"")).collect();
+        let names = (1..=40_000).fold(String::new(), |mut names, i| {
+            let _ = write!(names, " a{i}=\"\"");
+            names
+        });
         let copies = " a40000=\"x\"".repeat(40_000);
         let xml = format!(r#"<r v="first" v="second"{names}{copies} late="1"/>"#);
         let started = std::time::Instant::now();
@@ -238,9 +242,10 @@ mod attribute_tests {
 
     #[test]
     fn reads_the_first_thousand_attributes_only() {
-        let names: String = (1..=MAX_ATTRIBUTES + 1)
-            .map(|i| format!(" a{i}=\"{i}\""))
-            .collect();
+        let names = (1..=MAX_ATTRIBUTES + 1).fold(String::new(), |mut names, i| {
+            let _ = write!(names, " a{i}=\"{i}\"");
+            names
+        });
         let xml = format!("<r{names}/>");
         let mut seen = Vec::new();
         for_each_start(xml.as_bytes(), "t.xml", &Cancel::new(), |e| {
