@@ -93,7 +93,10 @@ module RubyLLM
       def sandboxed? = @sandboxed
 
       # Whether code runs in the store's own folder (else in a staged copy).
-      def in_place? = !store.local_root.nil?
+      # Whether code runs in the store's own folder. A read-only store's
+      # folder is bound read-only in the sandbox; without a sandbox nothing
+      # could hold it so, and the run is staged instead.
+      def in_place? = !store.local_root.nil? && (@sandboxed || !store.read_only?)
 
       # Registers a block called with each StoredFile a run created or changed.
       def after_file_write(&block)
