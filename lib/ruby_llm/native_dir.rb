@@ -34,8 +34,16 @@ module RubyLLM
 
     # Opens the store in +root+ (created when missing). +max_bytes+ caps the
     # total size of its files; a write past it raises RubyLLM::FileStoreFullError.
-    def initialize(root, max_bytes: nil)
+    # With +read_only+, every change (write, delete, delete_folder, move, an
+    # edit) raises RubyLLM::FileStore::ReadOnlyError, and run_code binds the
+    # folder read-only.
+    def initialize(root, max_bytes: nil, read_only: false)
       super()
+      unless [true, false].include?(read_only)
+        raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
+      end
+
+      @read_only = read_only
       root = root.to_path if root.respond_to?(:to_path)
       raise ArgumentError, "root must be a folder path String, not #{root.class}" unless root.is_a?(String)
       if max_bytes && !(max_bytes.is_a?(Integer) && max_bytes.positive?)
@@ -57,6 +65,9 @@ module RubyLLM
     # the disk the cap bounds (what run_code leaves in .cache, say).
     def total_size = @core.total_size
     def max_bytes = @core.max_bytes
+
+    # Whether the store was made with read_only: true.
+    def read_only? = @read_only
 
     def list(folder = nil)
       listing(folder).files
@@ -87,17 +98,20 @@ module RubyLLM
 
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
+      refuse_if_read_only(path)
       bytes = FileStores::Native.content_bytes(content)
       locking { @core.write(path, bytes, lock_owner) }
     end
 
     def delete(path)
       path = FileStore.path(path)
+      refuse_if_read_only(path)
       locking { @core.delete(path, lock_owner) }
     end
 
     def delete_folder(folder)
       folder = FileStore.path(folder)
+      refuse_if_read_only(folder)
       locking { @core.delete_folder(folder, lock_owner) }
     end
 

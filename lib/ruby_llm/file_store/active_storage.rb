@@ -60,9 +60,11 @@ module RubyLLM
 
       attr_reader :chat, :owner, :max_bytes
 
-      # +chat+ is a saved record (an acts_as_chat model); +owner+ a saved
-      # record or nil; +max_bytes+ caps the total size of the chat's files.
-      def initialize(chat, owner: nil, max_bytes: nil)
+      # +chat+ is a saved record (an acts_as_chat model, or any record with
+      # the files); +owner+ a saved record or nil; +max_bytes+ caps the total
+      # size of the chat's files. With +read_only+, every change raises
+      # RubyLLM::FileStore::ReadOnlyError.
+      def initialize(chat, owner: nil, max_bytes: nil, read_only: false)
         self.class.load_models!
         super()
         @chat = saved_record(chat, 'chat')
@@ -71,7 +73,12 @@ module RubyLLM
           raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
         end
 
+        unless [true, false].include?(read_only)
+          raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
+        end
+
         @max_bytes = max_bytes
+        @read_only = read_only
         @lock = Monitor.new
         @lock_depth = 0
       end
@@ -79,8 +86,11 @@ module RubyLLM
       # A store on the same chat that writes files for +owner+ (a saved
       # record) and sees theirs and the files without an owner.
       def for_owner(owner)
-        self.class.new(@chat, owner:, max_bytes: @max_bytes)
+        self.class.new(@chat, owner:, max_bytes: @max_bytes, read_only: @read_only)
       end
+
+      # Whether the store was made with read_only: true.
+      def read_only? = @read_only
 
       def list(folder = nil)
         folder = FileStore.folder(folder)
@@ -105,6 +115,7 @@ module RubyLLM
         return keep_blob(path, content, content_type:) if content.is_a?(::ActiveStorage::Blob)
 
         path = FileStore.path(path)
+        refuse_if_read_only(path)
         bytes = FileStores::Native.content_bytes(content).b
         content_type ||= FileStores::Native.content_type_for(path, bytes)
         store_blob(path, upload(path, bytes, content_type), bytes, content_type, uploaded: true)
@@ -116,6 +127,7 @@ module RubyLLM
       # the blob once, for its digest.
       def keep_blob(path, blob, content_type: nil)
         path = FileStore.path(path)
+        refuse_if_read_only(path)
         unless blob.is_a?(::ActiveStorage::Blob) && blob.persisted?
           raise ArgumentError, "keep_blob needs a saved ActiveStorage::Blob, not #{blob.inspect}"
         end
@@ -128,6 +140,7 @@ module RubyLLM
       # shared file (without an owner) is refused with ArgumentError.
       def delete(path)
         path = FileStore.path(path)
+        refuse_if_read_only(path)
         with_lock do
           row = row_at(path)
           if row.nil?
@@ -145,6 +158,7 @@ module RubyLLM
       # theirs (the shared ones stay).
       def delete_folder(folder)
         folder = FileStore.path(folder)
+        refuse_if_read_only(folder)
         with_lock { in_folder(own_rows, folder).pluck(:path).sort.filter_map { |path| delete(path) } }
       end
 

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require 'monitor'
+require_relative 'memory/moves'
+require_relative 'memory/checks'
 
 module RubyLLM
   class FileStore
@@ -14,14 +16,23 @@ module RubyLLM
     # for_owner gives a view of the same files for one owner (see
     # #for_owner); the store itself sees only the files without an owner.
     class Memory < FileStore
+      include Moves
+      include Checks
       Entry = Struct.new(:bytes, :file)
       private_constant :Entry
 
       FULL = "This chat's files are full: delete or overwrite files."
 
-      # +max_bytes+ caps the total size of the files (nil: no cap).
-      def initialize(max_bytes: nil)
+      # +max_bytes+ caps the total size of the files (nil: no cap). With
+      # +read_only+, every change raises RubyLLM::FileStore::ReadOnlyError
+      # (fill it first, then hand the model #read_only_view).
+      def initialize(max_bytes: nil, read_only: false)
         super()
+        unless [true, false].include?(read_only)
+          raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
+        end
+
+        @read_only = read_only
         if max_bytes && !(max_bytes.is_a?(Integer) && max_bytes.positive?)
           raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
         end
@@ -90,6 +101,7 @@ module RubyLLM
 
       def write(path, content, content_type: nil)
         path = FileStore.path(path)
+        refuse_if_read_only(path)
         bytes = FileStores::Native.content_bytes(content).b.freeze # a copy of its own
         with_lock do
           check_place(path)
@@ -108,6 +120,7 @@ module RubyLLM
       # shared file (without an owner) is refused with ArgumentError.
       def delete(path)
         path = FileStore.path(path)
+        refuse_if_read_only(path)
         with_lock do
           raise ArgumentError, "#{path} is a folder, not a file; use delete_folder" if folder?(path)
 
@@ -126,6 +139,7 @@ module RubyLLM
       # theirs (the shared ones stay).
       def delete_folder(folder)
         folder = FileStore.path(folder)
+        refuse_if_read_only(folder)
         with_lock { list(folder).filter_map { |file| delete(file.path) if @entries[file.path].key?(@owner_key) } }
       end
 
@@ -161,32 +175,6 @@ module RubyLLM
         return nil unless owners
 
         (@owner_key && owners[@owner_key]) || owners[nil]
-      end
-
-      def folder?(path)
-        prefix = "#{path}/"
-        @entries.any? { |other, owners| other.start_with?(prefix) && visible(owners) }
-      end
-
-      def check_place(path)
-        raise ArgumentError, "#{path} is a folder, not a file" if folder?(path)
-
-        parts = path.split('/')
-        (1...parts.size).each do |n|
-          parent = parts.first(n).join('/')
-          raise ArgumentError, "#{path} goes through a file as if it were a folder" if visible(@entries[parent])
-        end
-      end
-
-      def check_room(path, bytes)
-        return unless @max_bytes
-
-        replaced = @entries.dig(path, @owner_key)&.bytes&.bytesize || 0
-        needed = total_size - replaced + bytes.bytesize
-        return if needed <= @max_bytes
-
-        raise FileStoreFullError,
-              "#{FULL} Writing #{path} needs #{needed} bytes in all, and the limit is #{@max_bytes}."
       end
     end
   end

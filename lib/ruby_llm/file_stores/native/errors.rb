@@ -14,6 +14,25 @@ module RubyLLM
   # overwrite files."
   FileStoreFullError = Class.new(StandardError) unless const_defined?(:FileStoreFullError, false)
 
+  # ruby_llm's base error; this stand-in, when ruby_llm is not loaded (yet),
+  # is the class ruby_llm reopens when it loads (the same superclass).
+  Error = Class.new(StandardError) unless const_defined?(:Error, false)
+
+  unless const_defined?(:FileExistsError, false)
+    # Raised by FileStore#move when something is at the new path already: a
+    # move never overwrites. Its message goes to the model.
+    class FileExistsError < Error
+      # The path that exists.
+      attr_reader :path
+
+      def initialize(path)
+        @path = path
+        super("#{path} already exists, and a move never overwrites: choose another new_path, or delete #{path} " \
+              'first if you mean to replace it.')
+      end
+    end
+  end
+
   class FileStore # :nodoc:
     # Native code failed in a way it should not (a panic). The operation did
     # not happen; the process is unharmed. Please report it.
@@ -21,6 +40,21 @@ module RubyLLM
 
     # A converter could not turn a file into text.
     ConversionError = Class.new(StandardError) unless const_defined?(:ConversionError, false)
+
+    unless const_defined?(:ReadOnlyError, false)
+      # Raised by every change (write, delete, delete_folder, move, an edit)
+      # on a store made with read_only: true. Its message goes to the model
+      # and says what to do instead.
+      class ReadOnlyError < RubyLLM::Error
+        # The path the change was refused for.
+        attr_reader :path
+
+        def initialize(path)
+          @path = path
+          super("#{path} is read-only. Write your own copy elsewhere, such as notes/#{File.basename(path)}.")
+        end
+      end
+    end
   end
 
   module FileStores

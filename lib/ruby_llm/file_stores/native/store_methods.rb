@@ -14,6 +14,7 @@ module RubyLLM
         include AttachmentMemory
         include Conversions
         include ManyWrites
+        include CopyMove
 
         def initialize(*)
           super()

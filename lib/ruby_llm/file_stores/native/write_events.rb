@@ -29,6 +29,16 @@ module RubyLLM
           [saved, unsaved, error]
         end
 
+        # A move announces the files at their new paths: the conversation
+        # wrote them there (a copying move's writes are announced too; listen
+        # keeps each path once).
+        def move(...)
+          moved = super
+          writes = Thread.current[KEY]
+          (moved.is_a?(Array) ? moved : [moved]).each { |file| writes.push([self, file]) } if writes
+          moved
+        end
+
         # Runs the block and returns its value and the files that +store+
         # wrote meanwhile in this thread or fiber, the last write of each
         # path once.

@@ -1,0 +1,107 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      # FileStore#move for a store that has only the five methods: under the
+      # store's lock, copies each file (read, then write at its new path),
+      # then deletes the originals. A copy that fails takes the copies made
+      # before it away again, so the source stays as it was. The read
+      # digests move with the files. Stores that can rename natively
+      # (NativeDir, Memory, Active Storage) override #move. Included by
+      # StoreMethods.
+      module CopyMove
+        # Whether the store refuses every change with
+        # RubyLLM::FileStore::ReadOnlyError. False unless made with
+        # read_only: true.
+        def read_only?
+          false
+        end
+
+        # Moves the file at +path+, or the folder with everything in it, to
+        # +new_path+ (missing folders are made). Returns the moved StoredFile,
+        # or for a folder the moved files sorted by path. Raises
+        # RubyLLM::FileNotFoundError when nothing is at +path+,
+        # RubyLLM::FileExistsError when something is at +new_path+ (never
+        # overwritten), RubyLLM::FileStore::ReadOnlyError on a read-only
+        # store, ArgumentError for a bad path or a folder moved into itself.
+        def move(path, new_path)
+          path, new_path = CopyMove.paths(path, new_path)
+          refuse_if_read_only(path)
+
+          with_lock do
+            file = self[path]
+            sources = file ? [file] : list(path)
+            raise RubyLLM::FileNotFoundError, "#{path} does not exist" if sources.empty?
+            raise RubyLLM::FileExistsError, new_path if self[new_path] || !list(new_path).empty?
+
+            moved = copy_all(sources, path, new_path)
+            sources.each { |source| delete(source.path) }
+            CopyMove.move_reads(self, sources.map(&:path), moved.map(&:path))
+            file ? moved.first : moved.sort_by(&:path)
+          end
+        end
+
+        # +path+ and +new_path+ checked by the store's path rules; refuses the
+        # same path twice and a folder moved inside itself.
+        def self.paths(path, new_path)
+          path = RubyLLM::FileStore.path(path)
+          new_path = RubyLLM::FileStore.path(new_path)
+          raise ArgumentError, "#{path} and its new path are the same: nothing to move" if path == new_path
+          if new_path.start_with?("#{path}/")
+            raise ArgumentError, "#{new_path} is inside #{path}: a folder cannot move into itself"
+          end
+
+          [path, new_path]
+        end
+
+        # The path +from+ (inside +path+, or +path+ itself) has at +new_path+.
+        def self.new_path_of(from, path, new_path)
+          from == path ? new_path : "#{new_path}#{from.delete_prefix(path)}"
+        end
+
+        # Moves what the model read of each of +old_paths+ to the matching
+        # of +new_paths+ in +store+: the bytes did not change.
+        def self.move_reads(store, old_paths, new_paths)
+          old_paths.zip(new_paths).each do |from, to|
+            digest = store.read_digest(from)
+            store.record_read(from, nil)
+            store.record_read(to, digest) if digest
+          end
+        end
+
+        private
+
+        # Raises RubyLLM::FileStore::ReadOnlyError for +path+ on a read-only
+        # store: the first step of every change.
+        def refuse_if_read_only(path)
+          raise RubyLLM::FileStore::ReadOnlyError, RubyLLM::FileStore.path(path) if read_only?
+        end
+
+        # Writes a copy of each of +sources+ under +new_path+; when one fails,
+        # deletes the copies written and raises.
+        def copy_all(sources, path, new_path)
+          copies = []
+          sources.each do |source|
+            copies << write(CopyMove.new_path_of(source.path, path, new_path), read(source.path),
+                            content_type: source.content_type)
+          end
+          copies
+        rescue StandardError
+          remove_copies(copies)
+          raise
+        end
+
+        # Deletes the copies a failed move made, each as far as it goes: the
+        # error that stopped the move is the one to raise.
+        def remove_copies(copies)
+          copies.each do |copy|
+            delete(copy.path)
+          rescue StandardError
+            nil
+          end
+        end
+      end
+    end
+  end
+end
