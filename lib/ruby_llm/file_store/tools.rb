@@ -12,6 +12,9 @@ require_relative 'tools/write_file'
 require_relative 'tools/edit_refusal'
 require_relative 'tools/edit_file'
 require_relative 'tools/delete_file'
+require_relative 'tools/patch_refusal'
+require_relative 'tools/patch_writes'
+require_relative 'tools/apply_patch'
 
 module RubyLLM
   class FileStore
@@ -32,6 +35,7 @@ module RubyLLM
         read: [ListFiles, ReadFile, SearchFiles],
         write: [WriteFile],
         edit: [EditFile],
+        patch: [ApplyPatch],
         delete: [DeleteFile]
       }.freeze
 
@@ -48,7 +52,8 @@ module RubyLLM
 
       class << self
         # The tools for +store+. +tools+ names groups: :read (list_files,
-        # read_file, search_files), :write, :edit, :delete; :read is required.
+        # read_file, search_files), :write, :edit, :delete, :patch (apply_patch);
+        # :read is required.
         # +inline_limit+ caps a read_file or list_files result, in characters
         # (false: no cap). +search_timeout+ is the seconds a search_files
         # call may take before it stops and says how far it got.
@@ -143,7 +148,7 @@ module RubyLLM
           unknown = groups.reject { |group| GROUPS.key?(group.is_a?(String) ? group.to_sym : group) }
           if unknown.any?
             raise ArgumentError, "unknown file tools #{unknown.map(&:inspect).join(', ')}: choose from :read, " \
-                                 ':write, :edit and :delete'
+                                 ':write, :edit, :delete and :patch'
           end
 
           groups = groups.map(&:to_sym).uniq
