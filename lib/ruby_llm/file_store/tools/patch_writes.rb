@@ -51,7 +51,7 @@ module RubyLLM
 
             done << "updated #{step.path}#{hunks}"
           end
-          step.replaces ? replace_destination(step, done) : store.move(step.path, step.move_to)
+          step.replaces ? replace_destination(step, done) : move(step)
           done.pop if step.content
           "moved #{step.path} to #{step.move_to}#{hunks if step.hunks.positive?}"
         end
@@ -64,6 +64,14 @@ module RubyLLM
           store.delete(step.path)
           store.record_read(step.path, nil)
           done.pop
+        end
+
+        # store.move, then the moved file counts as read at its new path (the
+        # patch wrote it there), whether or not the store's move carried the
+        # read along.
+        def move(step)
+          moved = store.move(step.path, step.move_to)
+          store.record_read(step.move_to, moved.digest || sha256(store.read(step.move_to)))
         end
 
         def write(path, content)
