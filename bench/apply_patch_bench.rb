@@ -83,10 +83,13 @@ end
 
 def tool(store, name) = RubyLLM::FileStore::Tools.for(store, tools: %i[read edit patch]).find { |t| t.name == name }
 
+# [wall, CPU] seconds of the block: on a shared machine the CPU time (this
+# process's, native threads included) moves less than the wall time.
 def timed
-  started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  clocks = [Process::CLOCK_MONOTONIC, Process::CLOCK_PROCESS_CPUTIME_ID]
+  started = clocks.map { |c| Process.clock_gettime(c) }
   yield
-  Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+  clocks.zip(started).map { |c, t| Process.clock_gettime(c) - t }
 end
 
 runs = Integer(ENV.fetch('BENCH_RUNS', '7'))
@@ -117,12 +120,14 @@ end
 raise 'apply_patch and edit_file made different files' unless results[:patch] == results[:edit]
 
 median = ->(list) { list.sort[list.size / 2] }
-patch_time = median.call(times[:patch])
-edit_time = median.call(times[:edit])
-ratio = patch_time / edit_time
 puts "apply_patch: #{PatchBenchCorpus::FILES * PatchBenchCorpus::HUNKS} hunks over #{PatchBenchCorpus::FILES} files " \
      "(#{patch.bytesize} bytes of patch), median of #{runs}"
-puts format('  apply_patch, 1 call:        %<ms>8.1f ms', ms: patch_time * 1000)
-puts format('  edit_file, %<calls>d calls:         %<ms>8.1f ms', calls: calls.size, ms: edit_time * 1000)
-puts format('  apply_patch / edit_file:    %<ratio>8.2fx (target: at most 1.5x) %<verdict>s',
-            ratio:, verdict: ratio <= 1.5 ? 'ok' : 'MISSED')
+{ 'wall' => 0, 'CPU' => 1 }.each do |clock, at|
+  patch_time = median.call(times[:patch].map { |t| t[at] })
+  edit_time = median.call(times[:edit].map { |t| t[at] })
+  ratio = patch_time / edit_time
+  puts format('  %<clock>-4s apply_patch, 1 call: %<patch>7.1f ms; edit_file, %<calls>d calls: %<edit>7.1f ms; ' \
+              '%<ratio>.2fx (target: at most 1.5x) %<verdict>s',
+              clock:, patch: patch_time * 1000, calls: calls.size, edit: edit_time * 1000, ratio:,
+              verdict: ratio <= 1.5 ? 'ok' : 'MISSED')
+end
