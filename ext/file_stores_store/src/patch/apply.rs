@@ -22,7 +22,7 @@ use file_stores_base::cancel::Cancel;
 use file_stores_base::error::Result;
 
 use super::parse::{Hunk, Line};
-use super::seek::{seek, Seek};
+use super::seek::{seek, Lines, Seek};
 
 /// Why a file's hunks could not be applied. `hunk` counts from 0 in the
 /// file's hunks; line numbers (`from`, `lines`) count from 1.
@@ -67,13 +67,17 @@ pub fn apply(
     max: usize,
     cancel: &Cancel,
 ) -> Result<std::result::Result<Vec<u8>, HunkError>> {
+    if u32::try_from(content.len()).is_err() {
+        return Ok(Err(HunkError::TooLarge {
+            size: content.len(),
+        }));
+    }
     let file = FileLines::of(content);
-    let views: Vec<&str> = file.texts.iter().map(|t| t.as_ref()).collect();
     let mut placed = Vec::with_capacity(hunks.len());
     let mut line_index = 0;
     for (number, hunk) in hunks.iter().enumerate() {
         cancel.check()?;
-        match place(&views, hunk, number, line_index, cancel)? {
+        match place(&file, hunk, number, line_index, cancel)? {
             Ok((one, next)) => {
                 placed.push(one);
                 line_index = next;
@@ -111,7 +115,7 @@ pub fn apply(
         }
         cursor = one.start + one.old_len;
     }
-    if cursor < file.len() {
+    if cursor < file.count() {
         open_line(&mut out, ending);
         out.extend_from_slice(&content[file.offset(cursor)..]);
     }
@@ -128,7 +132,7 @@ pub fn apply(
 
 /// Where `hunk` goes, searching from `from`, and the line after it.
 fn place<'h>(
-    views: &[&str],
+    views: &FileLines<'_>,
     hunk: &'h Hunk,
     number: usize,
     mut from: usize,
@@ -150,7 +154,7 @@ fn place<'h>(
     let mut old: Vec<&str> = hunk.old_lines().collect();
     if old.is_empty() {
         let at = if hunk.headers.is_empty() || hunk.end_of_file {
-            views.len()
+            views.count()
         } else {
             from
         };
@@ -229,60 +233,68 @@ fn new_size(file: &FileLines<'_>, placed: &[Placed<'_>], ending: &[u8]) -> usize
 }
 
 /// A file's lines as the model reads them (CRLF as LF, invalid UTF-8 as
-/// U+FFFD), with where each starts in the bytes.
+/// U+FFFD), with where each starts in the bytes. Memory: the lines' starts
+/// (4 bytes a line), and a decoded copy with its own starts only when the
+/// file has invalid UTF-8; no String per line.
 struct FileLines<'a> {
-    texts: Vec<Cow<'a, str>>,
-    /// The offset of each line, and the content's length after the last.
-    offsets: Vec<usize>,
+    /// The content as text: borrowed when it is valid UTF-8.
+    text: Cow<'a, str>,
+    /// The start of each line in `text`, and its length after the last.
+    starts: Vec<u32>,
+    /// The same in the content's bytes, when `text` is a decoded copy.
+    byte_starts: Option<Vec<u32>>,
     content_len: usize,
     crlf: usize,
     lf: usize,
 }
 
+/// The start of each line of `bytes`, and its length after the last. The
+/// caller has checked the length fits in a u32.
+fn line_starts(bytes: &[u8]) -> Vec<u32> {
+    let mut starts = Vec::with_capacity(bytes.len() / 32 + 2);
+    if !bytes.is_empty() {
+        starts.push(0);
+    }
+    for at in memchr::memchr_iter(b'\n', bytes) {
+        if at + 1 < bytes.len() {
+            starts.push((at + 1) as u32);
+        }
+    }
+    starts.push(bytes.len() as u32);
+    starts
+}
+
 impl<'a> FileLines<'a> {
     fn of(content: &'a [u8]) -> Self {
-        let mut texts = Vec::new();
-        let mut offsets = Vec::new();
-        let (mut crlf, mut lf) = (0, 0);
-        let mut at = 0;
-        while at < content.len() {
-            offsets.push(at);
-            let rest = &content[at..];
-            let (text, next) = match memchr::memchr(b'\n', rest) {
-                Some(end) if end > 0 && rest[end - 1] == b'\r' => {
-                    crlf += 1;
-                    (&rest[..end - 1], at + end + 1)
-                }
-                Some(end) => {
-                    lf += 1;
-                    (&rest[..end], at + end + 1)
-                }
-                None => (rest, content.len()),
-            };
-            texts.push(String::from_utf8_lossy(text));
-            at = next;
-        }
-        offsets.push(content.len());
+        let text = String::from_utf8_lossy(content);
+        // A line break is never part of an invalid sequence, so the copy
+        // has the same lines, at other offsets.
+        let starts = line_starts(text.as_bytes());
+        let byte_starts = match text {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(_) => Some(line_starts(content)),
+        };
+        let lf_all = memchr::memchr_iter(b'\n', content).count();
+        let crlf = memchr::memmem::find_iter(content, b"\r\n").count();
         FileLines {
-            texts,
-            offsets,
+            text,
+            starts,
+            byte_starts,
             content_len: content.len(),
             crlf,
-            lf,
+            lf: lf_all - crlf,
         }
     }
 
-    fn len(&self) -> usize {
-        self.texts.len()
-    }
-
+    /// The offset in the content of line `line` (the content's length past the last).
     fn offset(&self, line: usize) -> usize {
-        self.offsets[line.min(self.texts.len())]
+        let starts = self.byte_starts.as_ref().unwrap_or(&self.starts);
+        starts[line.min(starts.len() - 1)] as usize
     }
 
     /// Whether the file has bytes and its last line no line break.
     fn lacks_final_newline(&self) -> bool {
-        self.content_len > 0 && self.crlf + self.lf < self.texts.len()
+        self.content_len > 0 && self.crlf + self.lf < self.count()
     }
 
     /// CRLF when most line breaks are CRLF, else LF (LF without any).
@@ -291,6 +303,22 @@ impl<'a> FileLines<'a> {
             b"\r\n"
         } else {
             b"\n"
+        }
+    }
+}
+
+impl Lines for FileLines<'_> {
+    fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Line `index` without its line break (LF, or CRLF).
+    fn line(&self, index: usize) -> &str {
+        let (start, end) = (self.starts[index] as usize, self.starts[index + 1] as usize);
+        let line = &self.text[start..end];
+        match line.strip_suffix('\n') {
+            Some(text) => text.strip_suffix('\r').unwrap_or(text),
+            None => line,
         }
     }
 }

@@ -43,6 +43,22 @@ pub enum Seek {
     },
 }
 
+/// A file's lines as [`seek`] reads them, by index.
+pub trait Lines {
+    fn count(&self) -> usize;
+    fn line(&self, index: usize) -> &str;
+}
+
+impl Lines for [&str] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn line(&self, index: usize) -> &str {
+        self[index]
+    }
+}
+
 /// How many places an ambiguous match names.
 pub const NAMED_PLACES: usize = 5;
 
@@ -52,18 +68,18 @@ const STARTS_PER_CHECK: usize = 4096;
 /// Where `pattern` is in `lines` at or after `start`. With `end_of_file`
 /// it must end the file. With `unique`, a run that appears more than once
 /// at the first level that finds it is [`Seek::Ambiguous`].
-pub fn seek(
-    lines: &[&str],
+pub fn seek<L: Lines + ?Sized>(
+    lines: &L,
     pattern: &[&str],
     start: usize,
     end_of_file: bool,
     unique: bool,
     cancel: &Cancel,
 ) -> Result<Seek> {
-    if pattern.len() > lines.len() {
+    if pattern.len() > lines.count() {
         return Ok(Seek::Missing);
     }
-    let last = lines.len() - pattern.len();
+    let last = lines.count() - pattern.len();
     let first = if end_of_file { last } else { start };
     if first > last {
         return Ok(Seek::Missing);
@@ -75,10 +91,10 @@ pub fn seek(
             if n % STARTS_PER_CHECK == 0 {
                 cancel.check()?;
             }
-            let matches = lines[i..i + pattern.len()]
+            let matches = pattern
                 .iter()
-                .zip(pattern)
-                .all(|(line, want)| same(level, line, want));
+                .enumerate()
+                .all(|(k, want)| same(level, lines.line(i + k), want));
             if matches {
                 count += 1;
                 if !unique {
@@ -206,7 +222,7 @@ mod tests {
             }
         );
         assert_eq!(
-            seek(&lines, &["end"], 0, false, false, &Cancel::new()).unwrap(),
+            seek(&lines[..], &["end"], 0, false, false, &Cancel::new()).unwrap(),
             Seek::Found {
                 at: 1,
                 level: Level::Exact
@@ -231,10 +247,10 @@ mod tests {
 
     #[test]
     fn stops_when_cancelled() {
-        let lines = vec!["x"; 10];
+        let lines = ["x"; 10];
         let cancel = Cancel::new();
         cancel.cancel();
-        assert!(seek(&lines, &["y"], 0, false, true, &cancel)
+        assert!(seek(&lines[..], &["y"], 0, false, true, &cancel)
             .unwrap_err()
             .is_cancelled());
     }
