@@ -143,3 +143,15 @@ fn stops_when_cancelled() {
         .unwrap_err()
         .is_cancelled());
 }
+
+#[test]
+fn invalid_bytes_before_a_change_keep_their_offsets() {
+    // U+FFFD takes 3 bytes in the decoded text for each 1-byte invalid
+    // sequence: the change must land at the content's own offsets.
+    let out = run(
+        b"\xFF\xFE\xFD\r\nold\r\nkeep",
+        "@@\n \u{FFFD}\u{FFFD}\u{FFFD}\n-old\n+new\n",
+    )
+    .unwrap();
+    assert_eq!(out, b"\xFF\xFE\xFD\r\nnew\r\nkeep");
+}
