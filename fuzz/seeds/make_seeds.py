@@ -10,6 +10,8 @@ libFuzzer mutates them, so they only need to show each input's shape.
 - glob_any_length: a repeat count (two bytes, little-endian), a glob piece,
   a newline and a path.
 - multi_edit: flags byte, then content, old, new... separated by 0x1E.
+- apply_patch: the file's content, 0x1E, then a patch (with or without its
+  envelope).
 - office_to_text: tiny real .docx/.xlsx/.pptx zips (deflated, as Office
   writes them) and the same packages as `== part` text lists, which the
   target zips itself; and small shapes of issue #27's hostile files (an
@@ -291,9 +293,29 @@ def edit_seeds():
         write("multi_edit", f"edit{i:02}", bytes([flags]) + sep.join(fields))
 
 
+def patch_seeds():
+    sep = b"\x1e"
+    user = b"class User\n  def full_name\n    name\n  end\n\n  def age\n    1\n  end\nend\n"
+    cases = [
+        (user, b"*** Begin Patch\n*** Update File: u.rb\n@@ def full_name\n-    name\n+    full\n"
+               b"@@ def age\n-    1\n+    2\n*** End Patch\n"),
+        (user, b"*** Update File: u.rb\n@@\n-  end\n+  end # ambiguous\n"),
+        (user, b"*** Update File: u.rb\n@@ class User\n@@   def age\n     1\n-  end\n+  end\n+\n"),
+        (b"a\r\nb\r\nc", b"*** Update File: w.txt\n@@\n a\n-b\n+B\n+B2\n"),
+        (b"end\nmiddle\nend\n", b"*** Update File: e\n@@\n-end\n+fin\n*** End of File\n"),
+        (b"say \xe2\x80\x9chi\xe2\x80\x9d\xc2\xa0now  \nbad \xff\n", b"*** Update File: t\n@@\n say \"hi\" now\n-bad \xef\xbf\xbd\n+ok\n"),
+        (b"", b"*** Add File: n.txt\n+one\n+two\n*** Delete File: old\n*** Update File: a\n*** Move to: b\n"),
+        (b"x\ny\n", b"<<'EOF'\n *** Begin Patch \n*** Update File: f\n-x\n+z\n\n@@\n y\n+w\n *** End Patch \nEOF\n"),
+        (b"one\ntwo", b"*** Update File: f\n@@\n+appended\n"),
+    ]
+    for i, (content, text) in enumerate(cases):
+        write("apply_patch", f"patch{i:02}", content + sep + text)
+
+
 if __name__ == "__main__":
     path_seeds()
     glob_seeds()
     glob_length_seeds()
     edit_seeds()
+    patch_seeds()
     office_seeds()

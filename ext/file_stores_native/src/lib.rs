@@ -8,7 +8,7 @@
 //! Data crosses by name, never as positional arrays: Hashes come in and are
 //! read field by field (`fields::read`: an unknown or missing key is an
 //! ArgumentError); results go out as wrapped structs with readers
-//! (`EditOutcome`, `RunTree::Swept`) or as the gem's own value objects made
+//! (`EditOutcome`, `PatchOutcome`, `RunTree::Swept`) or as the gem's own value objects made
 //! with `new` and keywords (`StoredFile`, `LineWindow`, `Listing`).
 //!
 //! Entry points only specs call (`Native.panic_for_tests`) exist only with
@@ -22,6 +22,8 @@ mod fields;
 mod native_module;
 mod nogvl;
 mod office;
+mod patch;
+mod patch_outcome;
 mod pdf_text;
 mod run_tree;
 mod search_options;
@@ -40,6 +42,8 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
     office::init(ruby, native)?;
+    patch::init(ruby, native)?;
+    patch_outcome::init(ruby, native)?;
     pdf_text::init(ruby, native)?;
     run_tree::init(ruby, native)?;
     Ok(())

@@ -7,6 +7,7 @@
 //! - [`dir_store`]: a folder on disk as a store: list, read, atomic write,
 //!   delete, with sha256 digests cached by file fingerprint.
 //! - [`edit`]: the multi-edit engine: exact replacements, in order, all or nothing.
+//! - [`patch`]: the `apply_patch` engine: V4A patches parsed and applied per file.
 //! - [`line_window`]: the lines `read_file` shows, by line and character caps.
 //! - [`lock`]: a reentrant folder lock, across threads (parking_lot) and
 //!   processes (`flock`).
@@ -33,6 +34,7 @@ pub mod edit;
 pub mod fsutil;
 pub mod line_window;
 pub mod lock;
+pub mod patch;
 pub mod path;
 pub mod pool;
 pub mod run_tree;

@@ -13,6 +13,9 @@ require_relative 'tools/edit_refusal'
 require_relative 'tools/edit_file'
 require_relative 'tools/delete_file'
 require_relative 'tools/move_file'
+require_relative 'tools/patch_refusal'
+require_relative 'tools/patch_writes'
+require_relative 'tools/apply_patch'
 
 module RubyLLM
   class FileStore
@@ -34,7 +37,8 @@ module RubyLLM
         write: [WriteFile],
         edit: [EditFile],
         delete: [DeleteFile],
-        move: [MoveFile]
+        move: [MoveFile],
+        patch: [ApplyPatch]
       }.freeze
 
       # A file a tool returns as itself (an image, a PDF) when ruby_llm is
@@ -50,7 +54,8 @@ module RubyLLM
 
       class << self
         # The tools for +store+. +tools+ names groups: :read (list_files,
-        # read_file, search_files), :write, :edit, :delete, :move (move_file);
+        # read_file, search_files), :write, :edit, :delete, :move (move_file),
+        # :patch (apply_patch);
         # :read is required.
         # +inline_limit+ caps a read_file or list_files result, in characters
         # (false: no cap). +search_timeout+ is the seconds a search_files
@@ -146,7 +151,7 @@ module RubyLLM
           unknown = groups.reject { |group| GROUPS.key?(group.is_a?(String) ? group.to_sym : group) }
           if unknown.any?
             raise ArgumentError, "unknown file tools #{unknown.map(&:inspect).join(', ')}: choose from :read, " \
-                                 ':write, :edit, :delete and :move'
+                                 ':write, :edit, :delete, :move and :patch'
           end
 
           groups = groups.map(&:to_sym).uniq

@@ -8,7 +8,7 @@ RSpec.describe RubyLLM::FileStore::Tools::MoveFile do
     expect(names.call(%w[read move])).to include('move_file')
     expect(names.call(%i[read write edit delete])).not_to include('move_file')
     expect { RubyLLM::FileStore::Tools.for(store, tools: %i[read mv]) }
-      .to raise_error(ArgumentError, /choose from :read, :write, :edit, :delete and :move/)
+      .to raise_error(ArgumentError, /choose from :read, :write, :edit, :delete, :move and :patch/)
   end
 
   it 'takes path and new_path, both required, and tells the model what it does in a few lines' do

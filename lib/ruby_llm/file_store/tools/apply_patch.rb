@@ -1,0 +1,141 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    module Tools
+      # apply_patch: changes files with a patch in OpenAI's apply_patch
+      # ("V4A") format, the one GPT-5 models and Codex write. Every file of
+      # the patch is checked and every hunk applied before anything is
+      # written: one that does not apply changes nothing. The parsing and
+      # matching are native (FileStores::Native::Patch).
+      module ApplyPatch
+        include PatchWrites
+
+        TOOL_NAME = 'apply_patch'
+        DESCRIPTION = <<~TEXT.strip
+          Changes files with a patch. The patch starts with "*** Begin Patch" and ends with "*** End Patch";
+          between them, each file is one of:
+          "*** Add File: PATH" then the new file's lines, each starting with +;
+          "*** Delete File: PATH";
+          "*** Update File: PATH", optionally "*** Move to: NEW_PATH", then hunks. A hunk starts with "@@",
+          optionally followed by a class or function name to find the place ("@@ def full_name"; several @@
+          lines narrow it down), then lines starting with " " (context, unchanged), "-" (removed) or "+"
+          (added). Give about 3 lines of context above and below each change, exactly as in the file.
+          "*** End of File" after a hunk's lines anchors it at the end of the file.
+          Hunks apply in order, each below the one before. If any hunk does not apply, no file is changed.
+          Read each file with read_file before updating, deleting, moving or replacing it.
+        TEXT
+        PARAMETERS = {
+          type: 'object',
+          properties: {
+            patch: { type: 'string', description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' }
+          },
+          required: ['patch'],
+          additionalProperties: false
+        }.freeze
+
+        # One file of the patch, checked and ready to write. +content+: the
+        # new bytes (nil for a delete, or a move without hunks); +replaces+:
+        # an existing file it overwrites (an Add's path, a move's destination).
+        Step = Struct.new(:kind, :path, :move_to, :content, :hunks, :replaces, keyword_init: true)
+        private_constant :Step
+
+        def execute(patch: nil)
+          unless patch.is_a?(String) && !patch.strip.empty?
+            raise Refusal, 'patch is required: the patch text, from "*** Begin Patch" to "*** End Patch"'
+          end
+
+          parsed = parse_patch(patch)
+          done = store.with_lock do
+            refuse_read_only_store(parsed)
+            write_all(plan(parsed))
+          end
+          summary = done.join(', ')
+          "#{summary[0].upcase}#{summary[1..]}."
+        end
+
+        private
+
+        def parse_patch(text)
+          FileStores::Native::Patch.parse(text.b)
+        rescue ArgumentError => e
+          raise Refusal, "The patch is not valid: #{e.message}. Nothing was changed."
+        end
+
+        def refuse_read_only_store(parsed)
+          return unless store.read_only?
+
+          raise Refusal, RubyLLM::FileStore::ReadOnlyError.new(RubyLLM::FileStore.path(parsed.path(0))).message
+        end
+
+        # Checks every file and applies every hunk, holding the new contents;
+        # together they may take at most MAX_EDIT_CALL_RESULT bytes, as one
+        # edit_file call's.
+        def plan(parsed)
+          room = FileStores::Native::MAX_EDIT_CALL_RESULT
+          seen = {}
+          Array.new(parsed.size) do |i|
+            step = plan_one(parsed, i, patch_path(parsed.path(i), seen), room, seen)
+            room -= step.content.bytesize if step.content
+            step
+          end
+        end
+
+        def plan_one(parsed, index, path, room, seen)
+          case parsed.kind(index)
+          when :add
+            Step.new(kind: :add, path:, content: parsed.added_content(index), replaces: existing(path, 'Add'))
+          when :delete
+            existing(path, 'Delete') || raise(Refusal, PatchRefusal.missing(path, 'Delete'))
+            Step.new(kind: :delete, path:)
+          else plan_update(parsed, index, path, room, seen)
+          end
+        end
+
+        def plan_update(parsed, index, path, room, seen)
+          existing(path, 'Update') || raise(Refusal, PatchRefusal.missing(path, 'Update'))
+          move_to = parsed.move_to(index)
+          move_to &&= patch_path(move_to, seen)
+          hunks = parsed.hunk_count(index)
+          Step.new(kind: :update, path:, move_to:, hunks:,
+                   content: (updated(parsed, index, path, hunks, room) if hunks.positive?),
+                   replaces: move_to && existing(move_to, 'Move to'))
+        end
+
+        def updated(parsed, index, path, hunks, room)
+          outcome = parsed.apply(index, store.read(path), room)
+          return outcome.content if outcome.applied?
+
+          raise Refusal, PatchRefusal.message(outcome, path, hunks, room)
+        end
+
+        # The store path for +raw+, refused when hidden or named twice.
+        def patch_path(raw, seen)
+          path = path_argument(raw)
+          if FileStores::Native.hidden_path?(path)
+            raise Refusal, "#{path} is hidden (a name in it starts with a dot): the file tools do not change " \
+                           'hidden files. Nothing was changed.'
+          end
+          if seen.key?(path)
+            raise Refusal, "#{path} appears twice in the patch: give all its changes in one *** Update File " \
+                           'section. Nothing was changed.'
+          end
+
+          seen[path] = true
+          path
+        end
+
+        # The file at +path+ when there is one, refused unless the model
+        # read it at this version, with read_file's words (+what+ names the
+        # patch's line for a folder).
+        def existing(path, what)
+          if store[path].nil? && store.list(path).any?
+            raise Refusal, "*** #{what}: #{path} is a folder; the patch changes files. Nothing was changed."
+          end
+
+          check_read_before_change(path)
+        end
+      end
+    end
+  end
+end
