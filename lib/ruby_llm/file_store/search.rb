@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require 'set'
+require 'tempfile'
 
 module RubyLLM
   class FileStore
@@ -97,7 +98,12 @@ module RubyLLM
         def search_texts(store, request)
           search = FileStores::Native::TextSearch.start(request.merge(glob: nil))
           each_part(matching_files(store, request[:folder], request[:glob])) do |files|
-            break unless search.feed(texts_of(store, files))
+            texts = texts_of(store, files, search)
+            begin
+              break unless search.feed(texts)
+            ensure
+              texts.each_value { |content| content.close! if content.is_a?(Tempfile) }
+            end
           end
           search.finish
         end
@@ -119,9 +125,12 @@ module RubyLLM
           end
         end
 
-        # Path => text (nil: none extracted yet) of +files+, for the engine.
-        def texts_of(store, files)
-          return store.texts_for_search(files).to_h if store.respond_to?(:texts_for_search)
+        # Path => text (nil: none extracted yet; a Tempfile: a download too
+        # large to hold, closed once fed) of +files+, for the engine.
+        def texts_of(store, files, search)
+          if store.respond_to?(:texts_for_search)
+            return store.texts_for_search(files, stop: -> { search.expired? }).to_h
+          end
 
           files.filter_map { |file| searchable(store, file) }.to_h
         end
