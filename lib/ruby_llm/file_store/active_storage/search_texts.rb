@@ -14,6 +14,14 @@ module RubyLLM
         # A text file without its text in the row up to this size is
         # downloaded into memory; a larger one to a temporary file.
         DOWNLOAD_IN_MEMORY_MAX = 1 << 20
+        # Bytes downloaded between two minor garbage collections (see download_to_file).
+        GARBAGE_BYTES = 8 << 20
+        # See search_part_bytes.
+        SEARCH_PART_BYTES = 8 << 20
+
+        # Bytes of the files searched per part, PART_BYTES's quarter:
+        # the texts a part loads from the rows are held until it is searched.
+        def search_part_bytes = SEARCH_PART_BYTES
 
         # [path, content] for the search engine, for many files in one query:
         # a text file's bytes from its row when they are there (frozen, so
@@ -25,6 +33,7 @@ module RubyLLM
         # of time: a download stops there, and the engine, past its deadline,
         # reports the search stopped rather than search a part of the file.
         def texts_for_search(files, stop: nil)
+          collect_garbage if files.sum(&:byte_size) >= GARBAGE_BYTES
           made = []
           by_path = rows_for_search(files)
           files.filter_map do |file|
@@ -39,6 +48,11 @@ module RubyLLM
         end
 
         private
+
+        # A minor collection before a part is loaded, so the texts of the
+        # part searched before (garbage now) are freed first: left to
+        # itself, Ruby's collector lets several parts pile up.
+        def collect_garbage = GC.start(full_mark: false, immediate_sweep: true)
 
         def rows_for_search(files)
           rows = at_paths(visible_rows, files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
@@ -58,10 +72,20 @@ module RubyLLM
           download_to_file(blob, stop).tap { |file| made << file }
         end
 
+        # A download leaves garbage behind at every chunk (on S3, the 5 MB
+        # response and the buffers that made it), which Ruby's collector,
+        # left to itself, lets grow to hundreds of MB over a large file:
+        # a minor collection every GARBAGE_BYTES downloaded keeps it bounded.
         def download_to_file(blob, stop)
           file = Tempfile.new('ruby_llm_search', binmode: true)
+          since_collected = 0
           blob.download do |chunk|
             file.write(chunk)
+            since_collected += chunk.bytesize
+            if since_collected >= GARBAGE_BYTES
+              collect_garbage
+              since_collected = 0
+            end
             break if stop&.call
           end
           file.flush
