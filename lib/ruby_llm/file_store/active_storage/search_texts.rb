@@ -33,7 +33,7 @@ module RubyLLM
         # of time: a download stops there, and the engine, past its deadline,
         # reports the search stopped rather than search a part of the file.
         def texts_for_search(files, stop: nil)
-          collect_garbage if files.sum(&:byte_size) >= GARBAGE_BYTES
+          collect_garbage if files.sum(&:byte_size) >= DOWNLOAD_IN_MEMORY_MAX
           made = []
           by_path = rows_for_search(files)
           files.filter_map do |file|
@@ -49,9 +49,9 @@ module RubyLLM
 
         private
 
-        # A minor collection before a part is loaded, so the texts of the
-        # part searched before (garbage now) are freed first: left to
-        # itself, Ruby's collector lets several parts pile up.
+        # A minor collection before a part of 1 MB or more is loaded, so the
+        # texts of the part searched before (garbage now) are freed first:
+        # left to itself, Ruby's collector let 70 MB of them pile up.
         def collect_garbage = GC.start(full_mark: false, immediate_sweep: true)
 
         def rows_for_search(files)
