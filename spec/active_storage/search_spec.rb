@@ -64,6 +64,46 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'search' do
     expect([queries, events]).to eq([1, []])
   end
 
+  context 'with a text file over 1 MB without its text in its row' do
+    # Temporary files the store made for a search and left behind.
+    def left_temporary_files = Dir.glob(File.join(Dir.tmpdir, 'ruby_llm_search*'))
+
+    def utf16(text) = "\xFF\xFE".b + text.encode('UTF-16LE').b
+
+    it 'streams it to a temporary file for the engine, and removes that file after' do
+      store.write('wide.txt', utf16("#{"lorem ipsum\n" * 100_000}the needle at the end\n"))
+      expect(chat.ruby_llm_chat_files.pick(:text)).to be_nil
+      before = left_temporary_files
+      events = downloads do
+        expect(RubyLLM::FileStore::Search.run(store, 'needle', context: 1))
+          .to eq("wide.txt-100000-lorem ipsum\nwide.txt:100001:the needle at the end\n")
+      end
+      expect(events).to include('service_streaming_download.active_storage')
+      expect(left_temporary_files).to eq(before)
+    end
+
+    it 'skips it as binary when it holds a NUL, as a file on disk is' do
+      store.write('dump.txt', "\0#{"secret line\n" * 100_000}".b, content_type: 'text/plain')
+      expect(RubyLLM::FileStore::Search.run(store, 'secret'))
+        .to eq("No matches.\nSkipped 1 binary file: dump.txt. It has no text to search.\n")
+    end
+
+    it 'stops the download at the deadline and says so' do
+      store.write('wide.txt', utf16("needle\n" * 300_000))
+      result = RubyLLM::FileStore::Search.run(store, 'needle', timeout: 0.0)
+      expect(result).to include('ran out of time')
+      expect(result).not_to include('wide.txt:')
+    end
+
+    it "searches each store's own version where an owner's file shadows the shared one" do
+      owner = User.create!(name: 'ann')
+      store.write('wide.txt', utf16("#{"x\n" * 600_000}shared needle\n"))
+      store.for_owner(owner).write('wide.txt', utf16("#{"x\n" * 600_000}ann's needle\n"))
+      expect(RubyLLM::FileStore::Search.run(store.for_owner(owner), 'needle')).to eq("wide.txt:600001:ann's needle\n")
+      expect(RubyLLM::FileStore::Search.run(store, 'needle')).to eq("wide.txt:600001:shared needle\n")
+    end
+  end
+
   it 'answers search_files through the tools' do
     store.write('a.md', "needle here\n")
     result = tools_for(store).fetch('search_files').call('pattern' => 'needle')

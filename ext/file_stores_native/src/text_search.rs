@@ -3,9 +3,11 @@
 //! the store reads the rest. Internal: `RubyLLM::FileStore::Search` uses it.
 
 use std::borrow::Cow;
+use std::fs::File;
+use std::os::fd::BorrowedFd;
 
 use file_stores_search::glob::PathGlob;
-use file_stores_search::{Report, Search};
+use file_stores_search::{Content, Report, Search};
 use file_stores_store::path;
 use magnus::{
     function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
@@ -52,8 +54,9 @@ impl TextSearch {
         })))
     }
 
-    /// Adds `{ path => text or nil }`, in the Hash's order; false once the
-    /// search stopped.
+    /// Adds `{ path => text, open File or nil }`, in the Hash's order; false
+    /// once the search stopped. A File is searched from its start (a blob
+    /// downloaded to a temporary file), whatever its offset.
     fn feed(ruby: &Ruby, rb_self: &Self, texts: RHash) -> Result<bool, Error> {
         guarded(ruby, || Self::feed_parts(ruby, rb_self, texts))
     }
@@ -67,23 +70,35 @@ impl TextSearch {
             // The part's strings, held on this thread's stack for `text_of`.
             let mut held: [Option<RString>; PER_CALL] = [None; PER_CALL];
             let mut paths = Vec::with_capacity(end - start);
+            let mut files: Vec<Option<File>> = Vec::with_capacity(end - start);
             for (slot, i) in held.iter_mut().zip(start..end) {
                 let key: Value = docs.entry(i as isize)?;
                 paths.push(String::try_convert(key)?);
                 // A key gone meanwhile (another thread, while a part was
                 // searched without the GVL) has no text to search.
-                *slot = match texts.get(key) {
-                    Some(text) => TryConvert::try_convert(text)?,
-                    None => None,
-                };
+                let value = texts.get(key).unwrap_or_else(|| ruby.qnil().as_value());
+                files.push(None);
+                if let Some(text) = RString::from_value(value) {
+                    *slot = Some(text);
+                } else if !value.is_nil() {
+                    files[i - start] = Some(opened_file(ruby, value)?);
+                }
             }
             // Its address escapes before the call, so the compiler keeps the
             // strings in that stack memory through it.
             std::hint::black_box(&held);
-            let part: Vec<(String, Option<Cow<'_, [u8]>>)> = paths
+            let part: Vec<(String, Content<Cow<'_, [u8]>>)> = paths
                 .into_iter()
                 .zip(held.iter())
-                .map(|(path, text)| (path, text.as_ref().map(text_of)))
+                .zip(files)
+                .map(|((path, text), file)| {
+                    let content = match (text, file) {
+                        (Some(text), _) => Content::Text(text_of(text)),
+                        (None, Some(file)) => Content::File(file),
+                        (None, None) => Content::NoText,
+                    };
+                    (path, content)
+                })
                 .collect();
             // A call that nogvl starts again after an interrupt that raised
             // nothing skips the texts the report already took (`fed`), so
@@ -98,7 +113,9 @@ impl TextSearch {
                     fed,
                 } = &mut *state;
                 match report.as_mut() {
-                    Some(report) => search.feed_from(report, &part, glob.as_ref(), cancel, fed),
+                    Some(report) => {
+                        search.feed_contents_from(report, &part, glob.as_ref(), cancel, fed)
+                    }
                     None => Ok(false),
                 }
             })?;
@@ -112,6 +129,12 @@ impl TextSearch {
         Ok(true)
     }
 
+    /// Whether the search is past its deadline (a store downloading a file
+    /// for it stops then; the next feed reports the deadline).
+    fn expired(rb_self: &Self) -> bool {
+        rb_self.0.lock().search.past_deadline()
+    }
+
     /// The output, with its notes; the search cannot be fed after.
     fn finish(ruby: &Ruby, rb_self: &Self) -> Result<String, Error> {
         let report = rb_self.0.lock().report.take();
@@ -123,6 +146,20 @@ impl TextSearch {
             )),
         }
     }
+}
+
+/// A file of its own for the open IO `io` (a File or Tempfile), which the
+/// search reads without the GVL while Ruby may close the IO.
+fn opened_file(ruby: &Ruby, io: Value) -> Result<File, Error> {
+    let fd: i32 = io.funcall("fileno", ())?;
+    // SAFETY: `fileno` answered, so `fd` is the IO's open descriptor, and it
+    // stays open until `try_clone_to_owned` (dup) returns: this thread holds
+    // the GVL throughout, so no Ruby code can close the IO meanwhile.
+    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+    let owned = borrowed
+        .try_clone_to_owned()
+        .map_err(|e| Error::new(ruby.exception_io_error(), e.to_string()))?;
+    Ok(File::from(owned))
 }
 
 /// The bytes of `text` for a search that runs without the GVL: borrowed
@@ -160,6 +197,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.undef_default_alloc_func();
     class.define_singleton_method("start", function!(TextSearch::start, 1))?;
     class.define_method("feed", method!(TextSearch::feed, 1))?;
+    class.define_method("expired?", method!(TextSearch::expired, 0))?;
     class.define_method("finish", method!(TextSearch::finish, 0))?;
     Ok(())
 }

@@ -13,4 +13,6 @@
 pub mod glob;
 mod search;
 
-pub use search::{compile, Options, Report, Search, HEAP_LIMIT, MAX_LINE_CHARS, MAX_PATTERN_BYTES};
+pub use search::{
+    compile, Content, Options, Report, Search, HEAP_LIMIT, MAX_LINE_CHARS, MAX_PATTERN_BYTES,
+};

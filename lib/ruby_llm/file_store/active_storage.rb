@@ -8,6 +8,7 @@ require_relative 'active_storage/chat_lock'
 require_relative 'active_storage/rows'
 require_relative 'active_storage/blobs'
 require_relative 'active_storage/row_memory'
+require_relative 'active_storage/search_texts'
 require_relative 'active_storage/batch_checks'
 require_relative 'active_storage/batch_rows'
 require_relative 'active_storage/batch_write'
@@ -53,6 +54,7 @@ module RubyLLM
       include Rows
       include Blobs
       include RowMemory
+      include SearchTexts
       include BatchChecks
       include BatchRows
       include BatchWrite

@@ -145,8 +145,9 @@ module RubyLLM
 
       # [path, text] pairs for search (text nil: none extracted yet), under
       # one lock and without copying: the bytes kept are frozen, and search
-      # only reads them. Files deleted since the list are left out.
-      def texts_for_search(files)
+      # only reads them. Files deleted since the list are left out. It
+      # downloads nothing, so it needs no stop (see the Active Storage store).
+      def texts_for_search(files, stop: nil) # rubocop:disable Lint/UnusedMethodArgument
         with_lock do
           files.filter_map do |file|
             entry = visible(@entries[file.path]) or next

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require 'set'
+require 'tempfile'
 
 module RubyLLM
   class FileStore
@@ -92,24 +93,33 @@ module RubyLLM
         # matches, a part at a time in path order, so that a search that
         # reaches its cap stops before the rest are read. A store that can
         # fetch many texts at once (the Active Storage store, in one query)
-        # answers texts_for_search(files) with [path, text or nil] pairs.
+        # answers texts_for_search(files, stop:) with [path, text, Tempfile
+        # or nil] pairs, and may make parts smaller with search_part_bytes
+        # (the texts it loads are copies, not borrowed as Memory's are).
         # The engine is given no glob: matching_files has applied it.
         def search_texts(store, request)
           search = FileStores::Native::TextSearch.start(request.merge(glob: nil))
-          each_part(matching_files(store, request[:folder], request[:glob])) do |files|
-            break unless search.feed(texts_of(store, files))
+          part_bytes = store.respond_to?(:search_part_bytes) ? store.search_part_bytes : PART_BYTES
+          each_part(matching_files(store, request[:folder], request[:glob]), part_bytes) do |files|
+            texts = texts_of(store, files, search)
+            begin
+              break unless search.feed(texts)
+            ensure
+              texts.each_value { |content| content.close! if content.is_a?(Tempfile) }
+            end
           end
           search.finish
         end
 
-        # Yields +files+ in parts, in order, growing as said at PART.
-        def each_part(files)
+        # Yields +files+ in parts, in order, growing as said at PART, of at
+        # most +part_bytes+ bytes (but for a larger file, alone in its part).
+        def each_part(files, part_bytes)
           start = 0
           size = PART
           while start < files.size
             stop = start + 1
             bytes = files[start].byte_size
-            while stop < files.size && stop - start < size && bytes + files[stop].byte_size <= PART_BYTES
+            while stop < files.size && stop - start < size && bytes + files[stop].byte_size <= part_bytes
               bytes += files[stop].byte_size
               stop += 1
             end
@@ -119,9 +129,12 @@ module RubyLLM
           end
         end
 
-        # Path => text (nil: none extracted yet) of +files+, for the engine.
-        def texts_of(store, files)
-          return store.texts_for_search(files).to_h if store.respond_to?(:texts_for_search)
+        # Path => text (nil: none extracted yet; a Tempfile: a download too
+        # large to hold, closed once fed) of +files+, for the engine.
+        def texts_of(store, files, search)
+          if store.respond_to?(:texts_for_search)
+            return store.texts_for_search(files, stop: -> { search.expired? }).to_h
+          end
 
           files.filter_map { |file| searchable(store, file) }.to_h
         end

@@ -219,6 +219,9 @@ enum Source<'a> {
     Claimed(Arc<OwnedFd>, String),
     /// Text the caller holds (a store's text file, or extracted text).
     Text(&'a [u8]),
+    /// A file the caller opened (a blob downloaded to a temporary file),
+    /// read from its start in buffers, as a large file on disk is.
+    Opened(&'a std::fs::File),
     /// A format with no text until a converter reads it.
     NoText,
 }
@@ -288,22 +291,64 @@ impl Search {
         cancel: &Cancel,
         fed: &mut usize,
     ) -> Result<bool> {
-        if report.stop.is_some() {
-            return Ok(false);
-        }
-        let mut order: Vec<usize> = (0..docs.len())
-            .filter(|&i| glob.is_none_or(|g| g.is_match(&docs[i].0)))
-            .collect();
-        order.sort_by(|&a, &b| docs[a].0.cmp(&docs[b].0));
-        let items = order.iter().skip(*fed).map(|&i| {
-            let source = match &docs[i].1 {
+        let items = docs.iter().map(|(path, text)| {
+            let source = match text {
                 Some(text) => Source::Text(text.as_ref()),
                 None => Source::NoText,
             };
-            (docs[i].0.clone(), source)
+            (path.as_str(), source)
         });
+        self.feed_items(report, items, glob, cancel, fed)
+    }
+
+    /// [`Search::feed_from`] for docs whose content may also be an open file
+    /// (see [`Content`]), so a store never holds a large file to search it.
+    pub fn feed_contents_from<T: AsRef<[u8]>>(
+        &self,
+        report: &mut Report,
+        docs: &[(String, Content<T>)],
+        glob: Option<&PathGlob>,
+        cancel: &Cancel,
+        fed: &mut usize,
+    ) -> Result<bool> {
+        let items = docs.iter().map(|(path, content)| {
+            let source = match content {
+                Content::Text(text) => Source::Text(text.as_ref()),
+                Content::File(file) => Source::Opened(file),
+                Content::NoText => Source::NoText,
+            };
+            (path.as_str(), source)
+        });
+        self.feed_items(report, items, glob, cancel, fed)
+    }
+
+    fn feed_items<'a>(
+        &self,
+        report: &mut Report,
+        docs: impl Iterator<Item = (&'a str, Source<'a>)>,
+        glob: Option<&PathGlob>,
+        cancel: &Cancel,
+        fed: &mut usize,
+    ) -> Result<bool> {
+        if report.stop.is_some() {
+            return Ok(false);
+        }
+        let mut items: Vec<(&str, Source<'a>)> = docs
+            .filter(|(path, _)| glob.is_none_or(|g| g.is_match(path)))
+            .collect();
+        items.sort_by(|a, b| a.0.cmp(b.0));
+        let items = items
+            .into_iter()
+            .skip(*fed)
+            .map(|(path, source)| (path.to_owned(), source));
         let pipeline = Pipeline::with_items(items, AHEAD);
         Ok(self.run(&pipeline, None, report, cancel, fed)? == End::Finished)
+    }
+
+    /// Whether the search is past its deadline: a store that downloads a
+    /// file to search it stops the download then.
+    pub fn past_deadline(&self) -> bool {
+        self.opts.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Searches the visible files below `folder` of the store whose root is
@@ -428,10 +473,6 @@ impl Search {
         })
     }
 
-    fn past_deadline(&self) -> bool {
-        self.opts.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
     /// A thread's searcher, and its own copy of the matcher (see
     /// `worker.rs`).
     fn worker(&self) -> Worker {
@@ -498,6 +539,15 @@ impl Search {
             Source::NoText => return Outcome::NoText,
             Source::Text(text) => {
                 self.search_bytes(searcher, matcher, text, &mut sink, cancel, halted)
+            }
+            Source::Opened(file) => {
+                let reader = Guarded {
+                    inner: FromStart { file, at: 0 },
+                    cancel,
+                    halted,
+                    deadline: self.opts.deadline,
+                };
+                searcher.search_reader(matcher, reader, &mut sink)
             }
             Source::Disk(dir, name) | Source::Claimed(dir, name) => {
                 let claimed = matches!(source, Source::Claimed(..));
@@ -592,6 +642,32 @@ impl Search {
 
 /// A file to search, by path, with where to read it.
 type Item<'t> = (String, Source<'t>);
+
+/// What a store hands [`Search::feed_contents_from`] for one file.
+pub enum Content<T> {
+    /// Text the caller holds.
+    Text(T),
+    /// An open file, searched from its start in buffers whatever its offset
+    /// (which it leaves alone): a download too large to hold.
+    File(std::fs::File),
+    /// A format with no text until a converter reads it.
+    NoText,
+}
+
+/// Reads `file` from `at` on with positional reads, so several searches of
+/// it (one started again after an interrupt) never share an offset.
+struct FromStart<'a> {
+    file: &'a std::fs::File,
+    at: u64,
+}
+
+impl Read for FromStart<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
 
 /// A reader that stops when cancelled, when the search has stopped (its
 /// pipeline halted), or past the deadline.

@@ -581,3 +581,48 @@ fn tells_a_refused_pattern_by_its_error_kind() {
     assert_eq!(kind("\\w{1000}{1000}"), Refusal::TooLarge);
     assert_eq!(kind("a)"), Refusal::Other);
 }
+
+/// A file handed in open (a download the caller did not hold) is searched
+/// from its start whatever its offset, in buffers, as a file on disk is:
+/// lines across buffer boundaries, UTF-16 with a BOM, binary skipped.
+#[test]
+fn searches_open_files_from_their_start() {
+    use std::io::{Seek, SeekFrom, Write};
+    let open = |bytes: &[u8]| {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(bytes).unwrap();
+        file.seek(SeekFrom::End(0)).unwrap();
+        file
+    };
+    let mut big = "lorem ipsum\n".repeat(200_000).into_bytes();
+    big.extend_from_slice(b"the needle at the end\n");
+    let utf16: Vec<u8> = b"\xff\xfe"
+        .iter()
+        .copied()
+        .chain("a needle\n".encode_utf16().flat_map(|u| u.to_le_bytes()))
+        .collect();
+    let mut binary = b"needle\0".to_vec();
+    binary.extend(std::iter::repeat_n(b'x', 200_000));
+    let docs: Vec<(String, Content<Vec<u8>>)> = vec![
+        ("c.bin".into(), Content::File(open(&binary))),
+        ("b.txt".into(), Content::File(open(&utf16))),
+        ("a.log".into(), Content::File(open(&big))),
+        ("d.md".into(), Content::Text(b"needle in a text\n".to_vec())),
+        ("e.pdf".into(), Content::NoText),
+    ];
+    let search = Search::new("needle", Options::default()).unwrap();
+    let mut report = search.report();
+    let more = search
+        .feed_contents_from(&mut report, &docs, None, &Cancel::new(), &mut 0)
+        .unwrap();
+    assert!(more);
+    let out = report.finish();
+    assert!(
+        out.starts_with(
+            "a.log:200001:the needle at the end\nb.txt:1:a needle\nd.md:1:needle in a text\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("c.bin") && out.contains("e.pdf"), "{out}");
+    assert!(!out.contains("c.bin:1"), "{out}");
+}

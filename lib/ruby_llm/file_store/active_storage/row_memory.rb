@@ -24,21 +24,6 @@ module RubyLLM
           row.update_columns(text: text&.tr("\0", "\uFFFD"))
         end
 
-        # [path, text] for the search engine, for many files in one query:
-        # a text file's bytes (from its row when there), another file's
-        # converted text for its version or nil. Files deleted since they
-        # were listed are left out.
-        def texts_for_search(files)
-          rows = at_paths(visible_rows, files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
-          by_path = preferred(rows).to_h { |row| [row.path, row] }
-          files.filter_map do |file|
-            row = by_path[file.path] or next
-            next [file.path, bytes_of(row)] if FileStores::Native.text_content_type?(row.content_type)
-
-            [file.path, (row.text.b if row.text && row.digest == file.digest)]
-          end
-        end
-
         def attachment_path(key)
           return super unless RubyLLM::ActiveRecord::ChatFile.attachment_keys?
 
