@@ -44,8 +44,8 @@ module RubyLLM
         end
 
         # Runs +block+ here, through SQLite's busy wait (see ChatLock).
-        def waiting(&block)
-          ChatLock::SqliteWait.around(::ActiveStorage::Blob.connection, &block)
+        def waiting(&)
+          ChatLock::SqliteWait.around(::ActiveStorage::Blob.connection, &)
         end
 
         # Runs +block+ on another connection of the pool, in a thread of its
@@ -53,7 +53,7 @@ module RubyLLM
         def aside(&block)
           Thread.new do
             Thread.current.report_on_exception = false # raised again here, by value
-            ::ActiveStorage::Blob.connection_pool.with_connection(&block)
+            ::ActiveStorage::Blob.connection_pool.with_connection { block.call }
           end.value
         rescue ::ActiveRecord::ConnectionTimeoutError
           block.call
