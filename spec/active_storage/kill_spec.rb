@@ -78,8 +78,8 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'a worker killed with kill -9'
     expect_clean_after_purge(left: 0)
   end
 
-  it 'leaves nothing broken when killed at random moments, 3 times', skip: skip_unless do
-    3.times do |round|
+  it 'leaves nothing broken when killed at random moments, twice', skip: skip_unless do
+    2.times do |round|
       worker, = Machines.start([[['writes', chat.id, "r#{round}"]]], own_storage: false)
       worker.report until worker.report&.start_with?('wrote') # it writes, so the kill lands mid-work
       sleep(rand * 0.3) # where it lands is the point: random
@@ -87,7 +87,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'a worker killed with kill -9'
     end
     expect(Machines.broken_rows(chat)).to eq([])
     left = Machines.unattached_marked.size
-    expect(left).to be <= 3 # one write at most per kill
+    expect(left).to be <= 2 # one write at most per kill
     expect_clean_after_purge(left:)
   end
 end
