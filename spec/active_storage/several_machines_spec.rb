@@ -19,6 +19,8 @@ require_relative 'support/machines'
 # this group says it is left out there).
 RSpec.describe RubyLLM::FileStore::ActiveStorage, 'workers on several machines' do
   several = ActiveStorageSpecApp.postgresql? && ActiveStorageSpecApp.s3?
+  after { Machines.kill_all }
+
   count = Integer(ENV.fetch('RUBY_LLM_MACHINE_COUNT') { ENV['GUARANTEES_LONG'] ? '200' : '50' })
 
   it "loses no edit and answers no error with 3 workers x #{count} edit_file appends and write_files",

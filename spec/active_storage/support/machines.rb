@@ -11,18 +11,24 @@ module Machines
   SCRIPT = File.expand_path('machine.rb', __dir__)
 
   # One worker: its pid, the pipe it reports on and where its output goes.
-  Worker = Struct.new(:pid, :reports, :hold, :out) do
+  Worker = Struct.new(:pid, :reports, :hold, :out, :reaped) do
     # The next line the worker reports; nil when it has exited.
     def report = reports.gets&.chomp
 
+    # Kills the worker unless it was waited for already (its pid may be
+    # another process's by now).
     def kill!
+      return if reaped
+
       Process.kill(:KILL, pid)
       Process.wait(pid)
+      self.reaped = true
     end
 
     # Waits for the worker; its output, and whether it exited well.
     def finish
       _, status = Process.wait2(pid)
+      self.reaped = true
       [File.read(out), status.success?]
     end
   end
@@ -36,10 +42,20 @@ module Machines
   def start(commands, own_storage:)
     go_r, go_w = IO.pipe
     workers = commands.map { |args, env| spawn(args, env || {}, go_r, own_storage) }
+    started.concat(workers)
     go_r.close
     workers.each { |worker| raise "worker did not start: #{File.read(worker.out)}" unless worker.report == 'ready' }
     go_w.close
     workers
+  end
+
+  # The workers started, so an example that fails midway kills what is
+  # left of them (a writing worker would write on).
+  def started = (@started ||= [])
+
+  def kill_all
+    started.each(&:kill!)
+    started.clear
   end
 
   def spawn(args, env, go_r, own_storage)
