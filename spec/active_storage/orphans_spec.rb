@@ -42,6 +42,21 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'orphan blobs' do
     expect { described_class.purge_orphans(older_than: -1) }.to raise_error(ArgumentError, /older_than/)
   end
 
+  # The old build inserted a batch's blob rows with their metadata as a
+  # JSON String, which the column's coder stored as {}: unmarked, so
+  # purge_orphans never found them.
+  it 'finds the blobs a batch (write_many) wrote: they are marked as the store\'s' do
+    saved, unsaved, = store.write_many(%w[a.md b.md]) { |path| "#{path}\n" }
+    expect([saved.map(&:path), unsaved]).to eq([%w[a.md b.md], []])
+    expect(ActiveStorage::Blob.order(:id).map(&:metadata))
+      .to all(include(described_class::Blobs::MARK => true, 'identified' => true, 'analyzed' => true))
+    row = RubyLLM::ActiveRecord::ChatFile.find_by!(path: 'a.md')
+    ActiveStorage::Attachment.where(record: row).delete_all
+    row.delete
+    expect(described_class.purge_orphans(older_than: 0)).to eq(1)
+    expect([store.read('b.md'), stored_files.size]).to eq(["b.md\n", 1])
+  end
+
   # In a new process that boots the app as Rails does (Rails first, then the
   # gem and its railtie), as bin/rails would.
   it 'runs as the rake task ruby_llm:file_store:purge_orphans' do

@@ -6,6 +6,7 @@ require_relative 'active_storage/orphans'
 require_relative 'active_storage/transaction_hook'
 require_relative 'active_storage/chat_lock'
 require_relative 'active_storage/rows'
+require_relative 'active_storage/pending_blobs'
 require_relative 'active_storage/blobs'
 require_relative 'active_storage/row_memory'
 require_relative 'active_storage/search_texts'
@@ -52,6 +53,7 @@ module RubyLLM
       extend Loading
       extend Orphans
       include Rows
+      include PendingBlobs
       include Blobs
       include RowMemory
       include SearchTexts
@@ -85,6 +87,7 @@ module RubyLLM
         @read_only = read_only
         @lock = Monitor.new
         @lock_depth = 0
+        @blob_transactions_outside = 0
       end
 
       # A store on the same chat that writes files for +owner+ (a saved
@@ -174,6 +177,7 @@ module RubyLLM
         @lock.synchronize do
           next block.call if @lock_depth.positive?
 
+          @blob_transactions_outside = ::ActiveStorage::Blob.connection.open_transactions # see PendingBlobs
           @lock_depth += 1
           begin
             ChatLock.hold(@chat, &block)

@@ -1,13 +1,11 @@
 # frozen_string_literal: true
 
-require 'json'
-
 module RubyLLM
   class FileStore
     class ActiveStorage < FileStore
       # What a batch of write_many writes, in a few statements for the whole
-      # batch: the blobs, the new rows and their attachments with
-      # insert_all!, the replaced rows and their attachments with
+      # batch (its blobs' rows are saved before, see PendingBlobs): the new
+      # rows and their attachments with insert_all!, the replaced rows and their attachments with
       # upsert_all on their ids (every NOT NULL column given, only the
       # file's own columns changed: read_digest and attachment_key keep
       # their values). Included by the store; private.
@@ -18,7 +16,6 @@ module RubyLLM
         # blobs the replaced rows no longer use.
         def save_rows(files, now)
           existing = own_row_facts(files.map { |file| file[:path] })
-          insert_blobs(files, now)
           fresh, replaced = files.partition { |file| existing[file[:path]].nil? }
           insert_rows(fresh, now)
           replace_rows(replaced, existing, now)
@@ -41,24 +38,6 @@ module RubyLLM
         end
 
         def chat_file_type = RubyLLM::ActiveRecord::ChatFile.polymorphic_name
-
-        def insert_blobs(files, now)
-          return if files.empty?
-
-          ::ActiveStorage::Blob.insert_all!(files.map { |file| blob_columns(file[:blob], now) })
-          keys = files.map { |file| file[:blob].key }
-          ids = ::ActiveStorage::Blob.where(key: keys).pluck(:key, :id).to_h
-          files.each { |file| file[:blob_id] = ids.fetch(file[:blob].key) }
-        end
-
-        def blob_columns(blob, now)
-          columns = { key: blob.key, filename: blob.filename.to_s, content_type: blob.content_type,
-                      metadata: blob.metadata.to_json, byte_size: blob.byte_size, checksum: blob.checksum,
-                      created_at: now }
-          return columns unless ::ActiveStorage::Blob.column_names.include?('service_name')
-
-          columns.merge(service_name: blob.service_name || ::ActiveStorage::Blob.service.name)
-        end
 
         def insert_rows(files, now)
           return if files.empty?

@@ -7,9 +7,10 @@ module RubyLLM
       # one write at a time (its own lock, transaction, queries and Active
       # Record objects for the blob, the row and the attachment) took 38 s
       # for 2,000 small files on SQLite. A batch uploads its blobs before
-      # taking the chat's lock, then in one transaction checks every path
-      # and the room against what the chat holds (read once), inserts the
-      # blobs, the new rows and their attachments with insert_all, and
+      # taking the chat's lock (their rows first, see PendingBlobs), then in
+      # one transaction checks every path and the room against what the chat
+      # holds (read once), inserts the new rows and their attachments with
+      # insert_all, and
       # updates the replaced rows. A batch the database refuses is written
       # again one file at a time, so only the files at fault are unsaved.
       # Included by the store, with BatchChecks and BatchRows.
@@ -81,7 +82,7 @@ module RubyLLM
         def write_batch(entries)
           return [[], [], nil] if entries.empty?
 
-          files = entries.map { |path, bytes| prepared(path, bytes) }
+          files = prepared(entries)
           begin
             saved, refused = with_lock do
               RubyLLM::ActiveRecord::ChatFile.transaction(requires_new: true) { save_batch(files) }
@@ -107,11 +108,15 @@ module RubyLLM
           [saved, unsaved, error]
         end
 
-        # What a file's row needs, with its blob uploaded (not yet saved).
-        def prepared(path, bytes)
-          content_type = FileStores::Native.content_type_for(path, bytes)
-          { path:, blob: upload(path, bytes, content_type), content_type:, byte_size: bytes.bytesize,
-            digest: FileStores::Native.sha256_hex(bytes), text: batch_text(content_type, bytes) }
+        # What each file's row needs, with its blob saved and uploaded (the
+        # batch's blob rows in one statement).
+        def prepared(entries)
+          types = entries.map { |path, bytes| FileStores::Native.content_type_for(path, bytes) }
+          blobs = upload_all(entries.zip(types).map { |(path, bytes), content_type| [path, bytes, content_type] })
+          entries.zip(types, blobs).map do |(path, bytes), content_type, blob|
+            { path:, blob:, blob_id: blob.id, content_type:, byte_size: bytes.bytesize,
+              digest: FileStores::Native.sha256_hex(bytes), text: batch_text(content_type, bytes) }
+          end
         end
 
         # Insert_all writes the column as it is: an app that encrypts the

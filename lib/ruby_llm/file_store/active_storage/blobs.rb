@@ -5,11 +5,13 @@ require 'stringio'
 module RubyLLM
   class FileStore
     class ActiveStorage < FileStore
-      # How the store puts bytes in Active Storage. A write uploads its blob
-      # before taking the chat's lock and saves the blob's row and attaches
-      # it inside, in a savepoint: no reader sees a row whose file is not
-      # there yet, and a write that fails, or whose transaction rolls back
-      # later, deletes what it uploaded. A blob that a file no longer uses is
+      # How the store puts bytes in Active Storage. A write commits its
+      # blob's row (marked as this store's, see PendingBlobs), uploads the
+      # file, then takes the chat's lock and saves the file's row and attaches
+      # the blob inside, in a savepoint: no reader sees a row whose file is
+      # not there yet, a write that fails, or whose transaction rolls back
+      # later, deletes what it uploaded, and one killed on the way leaves a
+      # blob that purge_orphans finds. A blob that a file no longer uses is
       # purged after the commit, unless another attachment still uses it.
       # Included by the store; private.
       module Blobs
@@ -23,12 +25,29 @@ module RubyLLM
 
         private
 
-        # A blob with +bytes+, uploaded but not saved.
+        # A blob with +bytes+, saved (see PendingBlobs) and uploaded.
         def upload(path, bytes, content_type)
-          blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:,
-                                           metadata: { identified: true, analyzed: true, MARK => true })
-          blob.upload(StringIO.new(bytes), identify: false)
-          blob
+          upload_all([[path, bytes, content_type]]).first
+        end
+
+        # Blobs for [[path, bytes, content_type]...]: their rows saved first,
+        # in one statement (see PendingBlobs), then their files uploaded.
+        # Unfurl and upload_without_unfurling are the two halves of
+        # ActiveStorage::Blob#upload (create_and_upload! calls them so).
+        def upload_all(entries)
+          ios = entries.map { |_path, bytes, _content_type| StringIO.new(bytes) }
+          blobs = entries.zip(ios).map do |(path, _bytes, content_type), io|
+            blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:,
+                                             metadata: { identified: true, analyzed: true, MARK => true })
+            blob.unfurl(io, identify: false)
+            blob
+          end
+          saved = save_pending(blobs)
+          saved.zip(ios).each { |blob, io| blob.upload_without_unfurling(io) }
+          saved
+        rescue Exception # rubocop:disable Lint/RescueException -- an interrupt mid-upload must not leave a blob
+          saved&.each { |blob| discard(blob) }
+          raise
         end
 
         # Saves the row at +path+ with +blob+ attached; +uploaded+ says

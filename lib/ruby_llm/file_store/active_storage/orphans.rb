@@ -6,16 +6,17 @@ module RubyLLM
       # The cleanup call for blobs the store uploaded and nothing uses: a
       # purge after a commit that failed (on SQLite with two processes
       # writing, "database is locked" after the store's retries) or a
-      # process killed between upload and attach leaves them, with their
-      # files. Run it now and then:
+      # process killed in a write (its blob's row commits before the upload,
+      # see PendingBlobs) leaves them, with their files. Run it now and then
+      # (a nightly job, on one machine):
       #
       #   RubyLLM::FileStore::ActiveStorage.purge_orphans                  # older than an hour
       #   bin/rails ruby_llm:file_store:purge_orphans OLDER_THAN=86400      # the same as a task
       #
       # Only blobs this store uploaded (marked in their metadata, see
       # Blobs::MARK), on the service it uploads to, attached to nothing, and
-      # older than +older_than+ seconds: a write uploads its blob before it
-      # takes the chat's lock, so a younger one may be about to be attached.
+      # older than +older_than+ seconds: a write makes its blob's row before
+      # it uploads the file, so a younger one may be a write under way.
       # Each is checked again as it is deleted, so a blob attached meanwhile
       # stays. Extended by the store.
       module Orphans
