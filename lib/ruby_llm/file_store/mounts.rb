@@ -54,6 +54,15 @@ module RubyLLM
       # Mount name => store, sorted by name.
       def mounts = @table.mounts.to_h { |entry| [entry.name, entry.store] }
 
+      # The same tree with the default store for +owner+ (see
+      # RubyLLM::FileStore#for_owner): the mounts stay as they are, shared.
+      def for_owner(owner)
+        Mounts.new(default_store.for_owner(owner), mounts)
+      end
+
+      # The owner the default store writes files for, or nil.
+      def owner = default_store.owner
+
       # The store that holds +path+ and the path in it: [store, path].
       def store_for(path)
         entry = @table.entry_for(FileStore.path(path))
@@ -135,18 +144,15 @@ module RubyLLM
       end
 
       # Deletes the files in +folder+ of the store that holds it, and returns
-      # them. It never reaches into a mount: the files of mounts inside the
-      # folder stay, and a mount point itself is refused (empty a mounted
-      # store through the store itself).
+      # them: at a mount point, every file of the mounted store. It never
+      # reaches into a mount from above: the files of mounts inside the
+      # folder (every mount, for the root) stay.
       def delete_folder(folder)
         folder = FileStore.folder(folder)
-        if @table.mounts.any? { |entry| entry.name == folder }
-          raise ArgumentError, "#{folder} is where a store is mounted: delete_folder does not empty a mounted " \
-                               'store; delete a folder inside it, or its files one by one'
-        end
-
         entry = @table.entry_for_folder(folder)
-        inner = entry.inner(folder)
+        inner = folder == entry.name ? '' : entry.inner(folder)
+        raise RubyLLM::FileStore::ReadOnlyError, folder if Locks.read_only?(entry.store)
+
         FullPaths.naming(entry, inner) do
           deleted = if @table.mounts_inside(folder).empty? && !inner.empty?
                       entry.store.delete_folder(inner)

@@ -54,6 +54,22 @@ module RubyLLM
           end
         end
 
+        # +name+ (a String or Symbol) as a mount name: a store path, no part
+        # of it hidden. Raises ArgumentError saying what a name looks like.
+        def self.check_name(name)
+          name = name.to_s
+          checked = begin
+            FileStore.path(name)
+          rescue ArgumentError => e
+            raise ArgumentError, "mount name #{name.inspect} is not a store path (#{e.message}): use a name like " \
+                                 '"handbook" or "docs/api"'
+          end
+          return checked unless checked.split('/').any? { |part| part.start_with?('.') }
+
+          raise ArgumentError, "mount name #{name.inspect} is hidden (a name starting with a dot): mount names are " \
+                               'store paths, like "handbook" or "docs/api"'
+        end
+
         # The Entry whose store holds the file at +path+ (a normalised path).
         def entry_for(path)
           @longest_first.find { |entry| path.start_with?(entry.prefix) } || @default
@@ -98,19 +114,8 @@ module RubyLLM
         private
 
         def mount(name, store)
-          name = name.to_s
-          checked = FileStore.path(name)
-          if checked.split('/').any? { |part| part.start_with?('.') }
-            raise ArgumentError, "mount name #{name.inspect} is hidden (a name starting with a dot): mount names are " \
-                                 'store paths, like "handbook" or "docs/api"'
-          end
-
-          Entry.new(name: checked, prefix: "#{checked}/", store: Table.store_for(store, "mount #{checked}")).freeze
-        rescue ArgumentError => e
-          raise if e.message.start_with?('mount ')
-
-          raise ArgumentError, "mount name #{name.inspect} is not a store path (#{e.message}): use a name like " \
-                               '"handbook" or "docs/api"'
+          name = Table.check_name(name)
+          Entry.new(name:, prefix: "#{name}/", store: Table.store_for(store, "mount #{name}")).freeze
         end
       end
     end
