@@ -41,9 +41,8 @@ RSpec.describe 'RubyLLM chats with mounted stores', :integration do
         chat_store = RubyLLM::FileStore::Memory.new
         chat_store.write('brief.md', "Holidays are in the handbook.\n")
         scratch = RubyLLM::FileStore::Memory.new
-        chat = new_chat.with_file_store(chat_store, tools: %i[read write edit],
-                                                    mounts: { 'handbook' => RubyLLM::NativeDir.new(handbook, read_only: true),
-                                                              'scratch' => scratch })
+        mounts = { 'handbook' => RubyLLM::NativeDir.new(handbook, read_only: true), 'scratch' => scratch }
+        chat = new_chat.with_file_store(chat_store, tools: %i[read write edit], mounts:)
         written = []
         chat.after_file_write { |file| written << file.path }
         chat.ask 'Raise the holidays to 30 days'
@@ -121,9 +120,8 @@ RSpec.describe 'RubyLLM chats with mounted stores', :integration do
         chat_store = RubyLLM::FileStore::Memory.new
         scratch = RubyLLM::FileStore::Memory.new
         scratch.write('seed.md', 'seed')
-        chat = new_chat.with_file_store(chat_store, mounts: { 'handbook' => RubyLLM::NativeDir.new(handbook, read_only: true),
-                                                              'scratch' => scratch })
-                       .with_code_execution(python: false)
+        mounts = { 'handbook' => RubyLLM::NativeDir.new(handbook, read_only: true), 'scratch' => scratch }
+        chat = new_chat.with_file_store(chat_store, mounts:).with_code_execution(python: false)
         chat.ask 'Copy the policy'
         { requests: server.requests, scratch: scratch.list.map(&:path), copy: scratch.read('copy.md'),
           chat_files: chat_store.list.map(&:path) }

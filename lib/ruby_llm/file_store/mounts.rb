@@ -2,6 +2,15 @@
 
 module RubyLLM
   class FileStore
+    class Mounts < FileStore; end
+  end
+end
+
+require_relative 'mounts/table'
+require_relative 'mounts/memories'
+
+module RubyLLM
+  class FileStore
     # Several stores in one tree: a default store for every path, and other
     # stores mounted at folders.
     #
@@ -40,6 +49,8 @@ module RubyLLM
     #   store and written back through the tree, where a read-only store
     #   refuses them (named unsaved).
     class Mounts < FileStore
+      include Memories
+
       # +default_store+ takes every path not under a mount; +mounts+ maps a
       # mount name to a store, :memory (a new Memory store) or a folder path
       # (a NativeDir). Raises ArgumentError for a bad mount name.
@@ -120,22 +131,6 @@ module RubyLLM
         routed(path) { |entry, inner| FullPaths.file(entry, entry.store.write(inner, content, content_type:)) }
       end
 
-      # Keeps an attachment's Active Storage blob as the file at +path+: the
-      # owning store's keep_blob where it has one, else a write of its bytes.
-      def keep_blob(path, blob, content_type: nil)
-        path = FileStore.path(path)
-        refuse_mount_folder(path)
-        routed(path) do |entry, inner|
-          store = entry.store
-          kept = if store.respond_to?(:keep_blob)
-                   store.keep_blob(inner, blob, content_type:)
-                 else
-                   store.write(inner, blob.download, content_type: content_type || blob.content_type)
-                 end
-          FullPaths.file(entry, kept)
-        end
-      end
-
       def delete(path)
         path = FileStore.path(path)
         raise ArgumentError, "#{path} is a folder, not a file; use delete_folder" if @table.mount_folder?(path)
@@ -191,36 +186,6 @@ module RubyLLM
         nil
       end
 
-      def read_digest(path)
-        path = FileStore.path(path)
-        routed(path) { |entry, inner| entry.store.read_digest(inner) }
-      end
-
-      def record_read(path, digest)
-        path = FileStore.path(path)
-        routed(path) { |entry, inner| entry.store.record_read(inner, digest) }
-      end
-
-      def forget_reads(paths)
-        paths.group_by { |path| @table.entry_for(FileStore.path(path)) }.each do |entry, group|
-          entry.store.forget_reads(group.map { |path| entry.inner(FileStore.path(path)) })
-        end
-      end
-
-      def cached_text(file)
-        entry = @table.entry_for(file.path)
-        entry.store.cached_text(FullPaths.inner_file(entry, file))
-      end
-
-      def cache_text(file, text)
-        entry = @table.entry_for(file.path)
-        entry.store.cache_text(FullPaths.inner_file(entry, file), text)
-      end
-
-      # Attachments are kept in the default store, which remembers them.
-      def attachment_path(key) = default_store.attachment_path(key)
-      def remember_attachment(key, path) = default_store.remember_attachment(key, path)
-
       def inspect
         mounted = @table.mounts.map { |entry| "#{entry.name}: #{entry.store.inspect}" }
         "#<#{self.class.name} #{default_store.inspect}#{mounted.map { |m| ", #{m}" }.join}>"
@@ -266,9 +231,10 @@ module RubyLLM
   end
 end
 
-require_relative 'mounts/table'
 require_relative 'mounts/full_paths'
 require_relative 'mounts/locks'
 require_relative 'mounts/moving'
 require_relative 'mounts/store_output'
+require_relative 'mounts/globs'
+require_relative 'mounts/notes'
 require_relative 'mounts/merge'

@@ -127,7 +127,7 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       expect { store.delete('handbook/policy.md') }
         .to raise_error(RubyLLM::FileStore::ReadOnlyError) { |e| expect(e.path).to eq('handbook/policy.md') }
       expect { full.write('small/big.md', 'too big') }
-        .to raise_error(RubyLLM::FileStoreFullError, /Writing small\/big\.md needs 7 bytes/)
+        .to raise_error(RubyLLM::FileStoreFullError, %r{Writing small/big\.md needs 7 bytes})
       scratch.write('a.md', 'a')
       scratch.write('b.md', 'b')
       expect { store.move('scratch/a.md', 'scratch/b.md') }
@@ -234,7 +234,8 @@ RSpec.describe RubyLLM::FileStore::Mounts do
     end
 
     it 'narrows to one mount, or a folder inside one, with path:' do
-      expect(store.search('holidays', path: 'handbook/hr')).to eq("handbook/hr/2024-01-leave.md:2:holidays carry over\n")
+      expect(store.search('holidays',
+                          path: 'handbook/hr')).to eq("handbook/hr/2024-01-leave.md:2:holidays carry over\n")
       expect(store.search('holidays', path: 'scratch')).to eq("scratch/tmp.txt:1:holidays in scratch\n")
       expect { store.search('holidays', path: 'nowhere') }.to raise_error(RubyLLM::FileNotFoundError, /nowhere/)
       expect { store.search('holidays', path: 'handbook/nowhere') }
@@ -372,8 +373,10 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       expect(chat.list).to eq([])
       notes.write('x.md', 'x')
       chat.write('x.md', 'mine')
-      expect { tree.move('x.md', 'notes/x.md') }.to raise_error(RubyLLM::FileExistsError, /notes\/x\.md already/)
-      expect { tree.move('nope.md', 'notes/nope.md') }.to raise_error(RubyLLM::FileNotFoundError, 'nope.md does not exist')
+      expect { tree.move('x.md', 'notes/x.md') }.to raise_error(RubyLLM::FileExistsError, %r{notes/x\.md already})
+      expect do
+        tree.move('nope.md', 'notes/nope.md')
+      end.to raise_error(RubyLLM::FileNotFoundError, 'nope.md does not exist')
       expect(chat.read('x.md')).to eq('mine')
     end
 
@@ -381,9 +384,9 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       handbook_dir.write('policy.md', 'p')
       chat.write('mine.md', 'm')
       expect { tree.move('handbook/policy.md', 'policy.md') }
-        .to raise_error(RubyLLM::FileStore::ReadOnlyError, /\Ahandbook\/policy\.md is read-only/)
+        .to raise_error(RubyLLM::FileStore::ReadOnlyError, %r{\Ahandbook/policy\.md is read-only})
       expect { tree.move('mine.md', 'handbook/mine.md') }
-        .to raise_error(RubyLLM::FileStore::ReadOnlyError, /\Ahandbook\/mine\.md is read-only/)
+        .to raise_error(RubyLLM::FileStore::ReadOnlyError, %r{\Ahandbook/mine\.md is read-only})
       expect(handbook_dir.list.map(&:path)).to eq(['policy.md'])
       expect(chat.list.map(&:path)).to eq(['mine.md'])
     end
@@ -443,7 +446,9 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       expect(store.delete_folder('scratch').map(&:path)).to eq(['scratch/s.md'])
       expect(scratch.list).to eq([])
       handbook_dir.write('policy.md', 'p')
-      expect { store.delete_folder('handbook') }.to raise_error(RubyLLM::FileStore::ReadOnlyError, /\Ahandbook is read-only/)
+      expect do
+        store.delete_folder('handbook')
+      end.to raise_error(RubyLLM::FileStore::ReadOnlyError, /\Ahandbook is read-only/)
     end
   end
 

@@ -17,7 +17,7 @@ module RubyLLM
 
         # Where a path ends in a message: a space, a quote or bracket, a
         # comma or colon, or a full stop that ends a sentence.
-        AFTER = %r{(?=[\s)\]"',:;]|\.(?:\s|\z)|\z)}
+        AFTER = /(?=[\s)\]"',:;]|\.(?:\s|\z)|\z)/
         # Where one starts: the start, a space, a quote or bracket (not a
         # slash: "notes/policy.md" is another path).
         BEFORE = /(?<![^\s(\["'])/

@@ -15,8 +15,6 @@ module RubyLLM
       class Merge
         # Characters kept for the closing notes, as the engine keeps.
         NOTE_ROOM = 700
-        NOTE_NAMES = 20
-        NARROW = 'Narrow the search with path or glob, or a more specific pattern.'
 
         # +request+ is what FileStore::Search.arguments made.
         def initialize(table, request)
@@ -39,7 +37,7 @@ module RubyLLM
           found = false
           outputs = []
           @table.sources_for(@request[:folder]).each do |entry, inner|
-            glob = glob_for(entry, inner)
+            glob = Globs.for(@request[:glob], @request[:folder], entry, inner)
             next if glob == :none
 
             left = time_left
@@ -75,34 +73,6 @@ module RubyLLM
           @deadline && (@deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC))
         end
 
-        # The glob for +entry+'s store searched at +inner+ (nil: its whole
-        # store), or :none when no path of it can match. A glob without a
-        # slash matches file names anywhere; with one it matches paths inside
-        # the searched folder, so for a mount inside that folder the mount's
-        # place is taken off its front.
-        def glob_for(entry, inner)
-          glob = @request[:glob]
-          return glob if glob.nil? || !glob.include?('/') || !inner.nil? || entry.default? ||
-                         entry.name == @request[:folder]
-
-          relative = @request[:folder].empty? ? entry.name : entry.name.delete_prefix("#{@request[:folder]}/")
-          strip(glob, relative.split('/'))
-        end
-
-        # +glob+ with the folders +parts+ matched off its front.
-        def strip(glob, parts)
-          segments = glob.split('/')
-          parts.each do |part|
-            return glob if segments.first == '**' # ** takes any folders, the mount's too
-
-            segment = segments.shift
-            return :none if segment.nil? || segments.empty?
-            return :none unless File.fnmatch?(segment, part, File::FNM_EXTGLOB | File::FNM_DOTMATCH)
-          end
-          rest = segments.join('/')
-          rest.include?('/') ? rest : "/#{rest}"
-        end
-
         def render(outputs)
           state = { out: +'', matches: 0, stop: nil, last: nil }
           cutoff = cutoff_of(outputs)
@@ -136,17 +106,14 @@ module RubyLLM
           stops.min_by { |stop| stop[:path] }
         end
 
+        # Adds +block+'s lines as long as the caps allow; false once one is
+        # reached.
         def add(state, block)
-          if !@request[:files_only] && @request[:context].positive? && !state[:out].empty? && !push(state, "--\n")
-            return false
-          end
+          return false if between_groups?(state) && !push(state, "--\n")
 
           block.lines.each do |line|
-            is_match = @request[:files_only] || match_line?(line, block.path)
-            if is_match && @request[:max_matches] && state[:matches] >= @request[:max_matches]
-              state[:stop] = :matches
-              return false
-            end
+            is_match = @request[:files_only] || line[block.path.size] == ':'
+            return false if is_match && !room_for_match?(state)
             return false unless push(state, line)
 
             state[:matches] += 1 if is_match
@@ -155,7 +122,18 @@ module RubyLLM
           true
         end
 
-        def match_line?(line, path) = line[path.size] == ':'
+        # Whether a "--" goes before the next file's lines, as the engine
+        # puts one between files when it shows context.
+        def between_groups?(state)
+          !@request[:files_only] && @request[:context].positive? && !state[:out].empty?
+        end
+
+        def room_for_match?(state)
+          return true unless @request[:max_matches] && state[:matches] >= @request[:max_matches]
+
+          state[:stop] = :matches
+          false
+        end
 
         def push(state, text)
           max = @request[:max_chars]
@@ -170,73 +148,9 @@ module RubyLLM
         def finish(state, outputs)
           out = state[:out]
           out << "No matches.\n" if out.empty?
-          out << stop_note(state, outputs) if state[:stop]
+          out << Notes.stop(state[:stop], @request, state[:last], outputs) if state[:stop]
           room = @request[:max_chars] ? [@request[:max_chars] - out.bytesize, 0].max : Float::INFINITY
-          StoreOutput::NOTES.each do |kind, one, many, _|
-            paths, count = noted(outputs, kind)
-            text = note(paths, count, one, many, room) or next
-            room -= text.bytesize
-            out << text
-          end
-          out
-        end
-
-        def stop_note(state, outputs)
-          case state[:stop]
-          when :matches
-            what = @request[:files_only] ? 'files' : 'matching lines'
-            "[Stopped after #{@request[:max_matches]} #{what}; there are more. #{NARROW}]\n"
-          when :chars
-            "[Stopped at #{@request[:max_chars]} characters; there are more matches. #{NARROW}]\n"
-          else
-            upto = state[:last] ? ", up to #{state[:last]}" : ''
-            "[Stopped: the search ran out of time after #{searched(outputs)} files#{upto}. #{NARROW}]\n"
-          end
-        end
-
-        # How many files were searched before the time ran out: what each
-        # store that stopped says, and every file of those that finished.
-        def searched(outputs)
-          outputs.sum do |entry, output|
-            next 0 if output.nil?
-            next output.searched if output.searched
-
-            entry.store.list.size
-          end
-        end
-
-        # The full paths a kind of note names, sorted, and how many files it
-        # counts in all.
-        def noted(outputs, kind)
-          notes = outputs.filter_map { |_, output| output&.notes&.fetch(kind, nil) }
-          [notes.flat_map { |n| n[:names] }.sort, notes.sum { |n| n[:count] }]
-        end
-
-        # The note for +count+ files, naming as many of +paths+ as fit in
-        # +room+ characters (at most NOTE_NAMES), as the engine words it.
-        def note(paths, count, one, many, room)
-          return nil if count.zero?
-
-          before, after = (count == 1 ? one : many).sub('{n}', count.to_s).split('{names}')
-          after = "#{after}\n"
-          rest = lambda do |shown|
-            more = count - shown
-            return '' if more.zero?
-
-            shown.zero? ? "#{more} not named here" : ", and #{more} more"
-          end
-          fits = ->(names) { before.bytesize + names.bytesize + after.bytesize <= room }
-          names = +''
-          shown = 0
-          paths.first(NOTE_NAMES).each do |path|
-            longer = shown.zero? ? path : "#{names}, #{path}"
-            break unless fits.call(longer + rest.call(shown + 1))
-
-            names = longer
-            shown += 1
-          end
-          names << rest.call(shown)
-          fits.call(names) ? "#{before}#{names}#{after}" : nil
+          out << Notes.closing(outputs.filter_map(&:last), room)
         end
       end
     end

@@ -55,15 +55,18 @@ module RubyLLM
           Locks.hold(ordered(from, to)) do
             file = from.store[source]
             sources = file ? [file] : visible(from, source)
-            raise RubyLLM::FileNotFoundError, "#{full_source} does not exist" if sources.empty?
-            raise RubyLLM::FileExistsError, to.full(target) if to.store[target] || !to.store.list(target).empty?
-
+            check_places(sources, full_source, to, target)
             moved = copy_all(from, sources, source, to, target)
             delete_sources(from, sources, to, moved)
             move_reads(from, sources, to, moved)
             moved = moved.map { |copy| FullPaths.file(to, copy) }
             file ? moved.first : moved.sort_by(&:path)
           end
+        end
+
+        def check_places(sources, full_source, to, target)
+          raise RubyLLM::FileNotFoundError, "#{full_source} does not exist" if sources.empty?
+          raise RubyLLM::FileExistsError, to.full(target) if to.store[target] || !to.store.list(target).empty?
         end
 
         # The two stores in the tree's order.

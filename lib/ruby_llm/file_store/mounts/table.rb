@@ -30,7 +30,10 @@ module RubyLLM
         # not a store path, a hidden name, a name given twice, or a value that
         # is not a store.
         def initialize(default, mounts)
-          raise ArgumentError, "mounts must be a Hash of mount name => store, not #{mounts.inspect}" unless mounts.is_a?(Hash)
+          unless mounts.is_a?(Hash)
+            raise ArgumentError,
+                  "mounts must be a Hash of mount name => store, not #{mounts.inspect}"
+          end
 
           @default = Entry.new(name: '', prefix: '', store: Table.store_for(default, 'the default store')).freeze
           @mounts = mounts.map { |name, store| mount(name, store) }.sort_by!(&:name).freeze

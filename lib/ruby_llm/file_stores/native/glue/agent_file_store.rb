@@ -46,7 +46,8 @@ module RubyLLM
           def initialize(store, **options)
             unknown = options.keys - OPTIONS
             if unknown.any?
-              raise ArgumentError, "file_store has no option #{unknown.first}: it takes tools:, inline_limit:, owner:, mounts:"
+              raise ArgumentError,
+                    "file_store has no option #{unknown.first}: it takes tools:, inline_limit:, owner:, mounts:"
             end
 
             check_store(store)
@@ -86,7 +87,11 @@ module RubyLLM
 
           def check_mounts(mounts)
             return if mounts.nil?
-            raise ArgumentError, "file_store mounts: must be a Hash of mount name => store, not #{mounts.inspect}" unless mounts.is_a?(Hash)
+
+            unless mounts.is_a?(Hash)
+              raise ArgumentError,
+                    "file_store mounts: must be a Hash of mount name => store, not #{mounts.inspect}"
+            end
 
             mounts.each do |name, store|
               FileStore::Mounts::Table.check_name(name)

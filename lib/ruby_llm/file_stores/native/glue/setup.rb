@@ -55,7 +55,11 @@ module RubyLLM
           # +store+ with +mounts+ in one tree, or as it is without them.
           def self.mounted(store, mounts)
             return store if mounts.nil? || (mounts.is_a?(Hash) && mounts.empty?)
-            raise ArgumentError, "mounts: must be a Hash of mount name => store, not #{mounts.inspect}" unless mounts.is_a?(Hash)
+
+            unless mounts.is_a?(Hash)
+              raise ArgumentError,
+                    "mounts: must be a Hash of mount name => store, not #{mounts.inspect}"
+            end
 
             FileStore::Mounts.new(store, mounts)
           end
