@@ -115,6 +115,21 @@ module RubyLLM
       locking { @core.delete_folder(folder, lock_owner) }
     end
 
+    # Moves the file or folder at +path+ to +new_path+ with one rename that
+    # never replaces (renameat2 RENAME_NOREPLACE; link and unlink where the
+    # system lacks it), never following a link; see FileStore#move.
+    def move(path, new_path)
+      path, new_path = FileStores::Native::CopyMove.paths(path, new_path)
+      refuse_if_read_only(path)
+      locking do
+        moved = @core.rename(path, new_path, lock_owner)
+        files = moved.is_a?(Array) ? moved : [moved]
+        olds = files.map { |file| "#{path}#{file.path.delete_prefix(new_path)}" }
+        FileStores::Native::CopyMove.move_reads(self, olds, files.map(&:path))
+        moved
+      end
+    end
+
     # Runs the block holding the folder's lock, which other processes on the
     # machine honour too. Reentrant for the fiber that holds it. Under a
     # Fiber scheduler the wait sleeps through the scheduler, so the fiber

@@ -14,6 +14,41 @@ RSpec.describe RubyLLM::NativeDir, :native do
 
   it_behaves_like 'a file store'
   it_behaves_like 'a store with folders'
+  it_behaves_like 'a store that moves files'
+
+  context 'with read_only: true' do
+    it_behaves_like 'a read-only store' do
+      let(:writer) { described_class.new(root) }
+      let(:store) { described_class.new(root, read_only: true) }
+    end
+
+    it 'refuses a read_only: that is not true or false' do
+      expect do
+        described_class.new(root, read_only: 1)
+      end.to raise_error(ArgumentError, /read_only must be true or false/)
+    end
+  end
+
+  it 'moves with one rename: the same inode at the new path, hidden names refused' do
+    store.write('a.md', 'a')
+    inode = File.stat(File.join(root, 'a.md')).ino
+    store.move('a.md', 'b/c.md')
+    expect(File.stat(File.join(root, 'b/c.md')).ino).to eq(inode)
+    expect { store.move('b/c.md', '.hidden.md') }.to raise_error(ArgumentError, /hidden/)
+    expect { store.move('.git', 'x') }.to raise_error(ArgumentError, /hidden/)
+  end
+
+  it 'does not move a link, nor through one' do
+    File.write(File.join(outside, 'secret.md'), 's')
+    store.write('a.md', 'a')
+    File.symlink(File.join(outside, 'secret.md'), File.join(root, 'link.md'))
+    File.symlink(outside, File.join(root, 'out'))
+    expect { store.move('link.md', 'b.md') }.to raise_error(RubyLLM::FileNotFoundError)
+    expect { store.move('a.md', 'out/a.md') }.to raise_error(ArgumentError, /symbolic link/)
+    expect { store.move('out', 'in') }.to raise_error(RubyLLM::FileNotFoundError)
+    expect(Dir.children(outside)).to eq(['secret.md'])
+    expect(store.list.map(&:path)).to eq(['a.md'])
+  end
 
   it 'is RubyLLM::FileStore::Directory' do
     expect(RubyLLM::FileStore::Directory).to be(described_class)

@@ -20,7 +20,7 @@ module StoreMatrix
         let(:store) { make.call(@tmp) }
         let(:inline_limit) { RubyLLM::FileStore::Tools::DEFAULT_INLINE_LIMIT }
         let(:tools) do
-          RubyLLM::FileStore::Tools.for(store, tools: %i[read write edit delete], inline_limit:)
+          RubyLLM::FileStore::Tools.for(store, tools: %i[read write edit delete move], inline_limit:)
                                    .to_h { |tool| [tool.name, tool] }
         end
 

@@ -21,6 +21,9 @@ pub enum ErrorKind {
     NotAFolder,
     /// The path, or a folder on the way, is a symbolic link: the store never follows one.
     Symlink,
+    /// Something is at the path already, and the operation never replaces
+    /// (a move's new path).
+    Exists,
     /// The write would take the store past its `max_bytes`.
     Full { needed: u64, max_bytes: u64 },
     /// The operation was cancelled (Ruby asked the thread to stop).
@@ -97,6 +100,7 @@ impl fmt::Display for Error {
                 f,
                 "{p} is, or goes through, a symbolic link, which this store never follows"
             ),
+            ErrorKind::Exists => write!(f, "{p} already exists"),
             ErrorKind::Full { needed, max_bytes } => write!(
                 f,
                 "This chat's files are full: delete or overwrite files. \

@@ -119,6 +119,27 @@ impl DirCore {
         guarded(ruby, || StoredFileBuilder::new(ruby)?.build_all(&files))
     }
 
+    /// Moves a file (returns its StoredFile) or a folder (an Array of the
+    /// moved files, sorted by path), in one rename that never replaces.
+    fn rename(
+        ruby: &Ruby,
+        rb_self: &Self,
+        from: String,
+        to: String,
+        owner: u64,
+    ) -> Result<Value, Error> {
+        let moved = nogvl(ruby, |cancel| {
+            rb_self.store.rename(&from, &to, owner, cancel)
+        })?;
+        guarded(ruby, || {
+            let mut builder = StoredFileBuilder::new(ruby)?;
+            match (moved.folder, moved.files.first()) {
+                (false, Some(file)) => builder.build(file),
+                _ => Ok(builder.build_all(&moved.files)?.as_value()),
+            }
+        })
+    }
+
     fn lock(ruby: &Ruby, rb_self: &Self, owner: u64) -> Result<(), Error> {
         nogvl(ruby, |cancel| rb_self.store.lock().acquire(owner, cancel))
     }
@@ -202,6 +223,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("write", method!(DirCore::write, 3))?;
     class.define_method("delete", method!(DirCore::delete, 2))?;
     class.define_method("delete_folder", method!(DirCore::delete_folder, 2))?;
+    class.define_method("rename", method!(DirCore::rename, 3))?;
     class.define_method("lock", method!(DirCore::lock, 1))?;
     class.define_method("try_lock", method!(DirCore::try_lock, 1))?;
     class.define_method("unlock", method!(DirCore::unlock, 1))?;

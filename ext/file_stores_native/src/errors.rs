@@ -42,6 +42,8 @@ impl From<CoreError> for Error {
             | ErrorKind::NotAFolder
             | ErrorKind::Symlink => Error::new(ruby.exception_arg_error(), message),
             ErrorKind::NotFound => raise_as(&ruby, "RubyLLM::FileNotFoundError", message),
+            // FileExistsError.new(path) makes its own message.
+            ErrorKind::Exists => raise_as(&ruby, "RubyLLM::FileExistsError", err.path.clone()),
             ErrorKind::Full { .. } => raise_as(&ruby, "RubyLLM::FileStoreFullError", message),
             ErrorKind::Cancelled => Error::new(ruby.exception_interrupt(), message),
             ErrorKind::Conversion(_) => {

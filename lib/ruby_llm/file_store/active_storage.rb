@@ -11,6 +11,7 @@ require_relative 'active_storage/row_memory'
 require_relative 'active_storage/batch_checks'
 require_relative 'active_storage/batch_rows'
 require_relative 'active_storage/batch_write'
+require_relative 'active_storage/moves'
 
 module RubyLLM
   class FileStore
@@ -55,6 +56,7 @@ module RubyLLM
       include BatchChecks
       include BatchRows
       include BatchWrite
+      include Moves
 
       FULL = "This chat's files are full: delete or overwrite files."
 

@@ -12,6 +12,7 @@ require_relative 'tools/write_file'
 require_relative 'tools/edit_refusal'
 require_relative 'tools/edit_file'
 require_relative 'tools/delete_file'
+require_relative 'tools/move_file'
 
 module RubyLLM
   class FileStore
@@ -32,7 +33,8 @@ module RubyLLM
         read: [ListFiles, ReadFile, SearchFiles],
         write: [WriteFile],
         edit: [EditFile],
-        delete: [DeleteFile]
+        delete: [DeleteFile],
+        move: [MoveFile]
       }.freeze
 
       # A file a tool returns as itself (an image, a PDF) when ruby_llm is
@@ -48,7 +50,8 @@ module RubyLLM
 
       class << self
         # The tools for +store+. +tools+ names groups: :read (list_files,
-        # read_file, search_files), :write, :edit, :delete; :read is required.
+        # read_file, search_files), :write, :edit, :delete, :move (move_file);
+        # :read is required.
         # +inline_limit+ caps a read_file or list_files result, in characters
         # (false: no cap). +search_timeout+ is the seconds a search_files
         # call may take before it stops and says how far it got.
@@ -143,7 +146,7 @@ module RubyLLM
           unknown = groups.reject { |group| GROUPS.key?(group.is_a?(String) ? group.to_sym : group) }
           if unknown.any?
             raise ArgumentError, "unknown file tools #{unknown.map(&:inspect).join(', ')}: choose from :read, " \
-                                 ':write, :edit and :delete'
+                                 ':write, :edit, :delete and :move'
           end
 
           groups = groups.map(&:to_sym).uniq

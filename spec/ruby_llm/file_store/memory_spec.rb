@@ -7,6 +7,41 @@ RSpec.describe RubyLLM::FileStore::Memory do
 
   it_behaves_like 'a file store'
   it_behaves_like 'a store with folders'
+  it_behaves_like 'a store that moves files'
+
+  context 'with read_only: true' do
+    it_behaves_like 'a read-only store' do
+      let(:writer) { described_class.new }
+      let(:store) { writer.read_only_view }
+    end
+
+    it 'starts empty, and refuses a read_only: that is not true or false' do
+      expect(described_class.new(read_only: true).list).to eq([])
+      expect { described_class.new(read_only: 'yes') }.to raise_error(ArgumentError, /read_only must be true or false/)
+    end
+
+    it 'keeps read_only in the views for owners' do
+      expect(store.read_only_view.for_owner(Struct.new(:id).new(1)).read_only?).to be(true)
+      expect(store.read_only_view.read_only?).to be(true)
+      expect(store.read_only?).to be(false)
+    end
+  end
+
+  it 'moves without copying the bytes, keeping a content type given to write' do
+    store.write('notes', 'x', content_type: 'text/x-custom')
+    expect(store.move('notes', 'notes.md').content_type).to eq('text/x-custom')
+  end
+
+  it "moves an owner's own files, and refuses to move a shared one" do
+    owner = Struct.new(:id).new(7)
+    view = store.for_owner(owner)
+    store.write('shared.md', 's')
+    view.write('mine/a.md', 'a')
+    expect(view.move('mine', 'ours').map(&:path)).to eq(['ours/a.md'])
+    expect(store.list.map(&:path)).to eq(['shared.md'])
+    expect { view.move('shared.md', 'taken.md') }.to raise_error(ArgumentError, /shared with everyone/)
+    expect(store.read('shared.md')).to eq('s')
+  end
 
   it 'keeps the content type it is given, and detects one otherwise' do
     expect(store.write('notes', 'x', content_type: 'text/x-custom').content_type).to eq('text/x-custom')

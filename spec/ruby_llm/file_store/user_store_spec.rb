@@ -4,6 +4,23 @@ RSpec.describe 'A store written as "Writing Your Own Store" shows' do
   subject(:store) { BucketStore.new }
 
   it_behaves_like 'a file store'
+  it_behaves_like 'a store that moves files'
+
+  it 'moves by copying, then deleting, under with_lock; a copy that fails leaves the source as it was' do
+    failing = Class.new(BucketStore) do
+      def write(path, content, content_type: nil)
+        raise RubyLLM::FileStoreFullError, 'full' if path.end_with?('b.md') && path.start_with?('new/')
+
+        super
+      end
+    end.new
+    failing.write('old/a.md', 'a')
+    failing.write('old/b.md', 'b')
+    failing.write('old/c.md', 'c')
+    expect { failing.move('old', 'new') }.to raise_error(RubyLLM::FileStoreFullError)
+    expect(failing.list.map(&:path)).to eq(%w[old/a.md old/b.md old/c.md])
+    expect(store.read_only?).to be(false)
+  end
 
   it 'gets find, exist?, delete_folder, with_lock and the memories from RubyLLM::FileStore' do
     %i[find exist? delete_folder with_lock cached_text cache_text read_digest record_read text

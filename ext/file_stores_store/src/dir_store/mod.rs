@@ -709,5 +709,7 @@ fn remove_empty_tree(dir: &OwnedFd, name: &str) {
 mod tests;
 
 mod read_lines;
+mod rename;
+pub use rename::Moved;
 mod usage;
 pub use read_lines::ReadLines;

@@ -13,6 +13,7 @@ use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, ErrorKind, Result};
 
 pub(crate) mod dir_entries;
+pub mod rename;
 
 pub const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)

@@ -14,7 +14,8 @@ module RubyLLM
       module Behaviour
         # Errors whose message the model can act on.
         MODEL_ERRORS = [Refusal, ArgumentError, RubyLLM::FileNotFoundError, RubyLLM::FileStoreFullError,
-                        RubyLLM::FileStore::ConversionError].freeze
+                        RubyLLM::FileStore::ConversionError, RubyLLM::FileStore::ReadOnlyError,
+                        RubyLLM::FileExistsError].freeze
 
         attr_reader :store, :inline_limit, :search_timeout
 
@@ -88,8 +89,11 @@ module RubyLLM
         end
 
         # Refuses to change +path+ unless the model read it at its current
-        # version. A new file needs no read.
+        # version. A new file needs no read. A read-only store refuses first,
+        # so the model does not read a file it cannot change anyway.
         def check_read_before_change(path)
+          raise FileStore::ReadOnlyError, path if store.read_only?
+
           file = store[path]
           return nil unless file
 

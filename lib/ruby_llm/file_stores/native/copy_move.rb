@@ -35,6 +35,8 @@ module RubyLLM
             raise RubyLLM::FileNotFoundError, "#{path} does not exist" if sources.empty?
             raise RubyLLM::FileExistsError, new_path if self[new_path] || !list(new_path).empty?
 
+            CopyMove.check_way(self, new_path)
+
             moved = copy_all(sources, path, new_path)
             sources.each { |source| delete(source.path) }
             CopyMove.move_reads(self, sources.map(&:path), moved.map(&:path))
@@ -55,10 +57,40 @@ module RubyLLM
           [path, new_path]
         end
 
+        # Refuses +new_path+ when a folder on the way to it is a file in +store+.
+        def self.check_way(store, new_path)
+          parts = new_path.split('/')
+          (1...parts.size).each do |n|
+            parent = parts.first(n).join('/')
+            raise ArgumentError, "#{new_path} goes through a file as if it were a folder" if store[parent]
+          end
+        end
+
         # The path +from+ (inside +path+, or +path+ itself) has at +new_path+.
         def self.new_path_of(from, path, new_path)
           from == path ? new_path : "#{new_path}#{from.delete_prefix(path)}"
         end
+
+        # The content type a file of +content_type+ has once moved from +path+
+        # to +new_path+, for a store that cannot read the bytes for it: the
+        # new name's type where the old name gave the type (or both are text),
+        # and the new name gives one; else the type it had.
+        def self.moved_content_type(content_type, path, new_path)
+          return content_type if File.basename(path) == File.basename(new_path)
+
+          by_old_name = Native.content_type_for(path, NUL)
+          by_new_name = Native.content_type_for(new_path, NUL)
+          return content_type if by_new_name == UNNAMED
+
+          text = Native.text_content_type?(content_type) && Native.text_content_type?(by_new_name)
+          content_type == by_old_name || text ? by_new_name : content_type
+        end
+
+        # A head no sniffing reads as any format: content_type_for then tells
+        # by the name alone (UNNAMED when the name does not tell).
+        NUL = "\0".b.freeze
+        UNNAMED = 'application/octet-stream'
+        private_constant :NUL, :UNNAMED
 
         # Moves what the model read of each of +old_paths+ to the matching
         # of +new_paths+ in +store+: the bytes did not change.
@@ -83,8 +115,9 @@ module RubyLLM
         def copy_all(sources, path, new_path)
           copies = []
           sources.each do |source|
-            copies << write(CopyMove.new_path_of(source.path, path, new_path), read(source.path),
-                            content_type: source.content_type)
+            target = CopyMove.new_path_of(source.path, path, new_path)
+            copies << write(target, read(source.path),
+                            content_type: CopyMove.moved_content_type(source.content_type, source.path, target))
           end
           copies
         rescue StandardError

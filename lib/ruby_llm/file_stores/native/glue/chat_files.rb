@@ -121,7 +121,7 @@ module RubyLLM
             convert_locally(file)
             @on_write&.call(file) if written
             file
-          rescue RubyLLM::FileStoreFullError
+          rescue RubyLLM::FileStoreFullError, RubyLLM::FileStore::ReadOnlyError # not kept: it goes as it is
             nil
           rescue ArgumentError => e # a name no store takes: the attachment goes as it is
             Native.logger.warn("RubyLLM::FileStores: attachment not kept in the chat's files: #{e.message}")

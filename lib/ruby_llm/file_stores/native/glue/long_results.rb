@@ -128,7 +128,8 @@ module RubyLLM
             path = "results/#{LongResults.name_part(tool_name)}-#{Native.sha256_hex(saved.b)[0, 8]}.#{extension}"
             content_type = extension == 'json' ? 'application/json' : 'text/plain'
             @keeper.keep(path, saved, content_type:)
-          rescue RubyLLM::FileStoreFullError, ArgumentError # full, or no name free: the result goes whole
+          # Full, read-only, or no name free: the result goes whole.
+          rescue RubyLLM::FileStoreFullError, RubyLLM::FileStore::ReadOnlyError, ArgumentError
             [nil, false]
           end
         end
