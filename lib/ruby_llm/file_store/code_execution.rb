@@ -93,7 +93,9 @@ module RubyLLM
       def sandboxed? = @sandboxed
 
       # Whether code runs in the store's own folder (else in a staged copy).
-      def in_place? = !store.local_root.nil?
+      # A tree of stores (FileStore::Mounts) runs in place only sandboxed,
+      # where its read-only mounts can be bound read-only.
+      def in_place? = !store.local_root.nil? && (@sandboxed || Mounts.of_store(store).empty?)
 
       # Registers a block called with each StoredFile a run created or changed.
       def after_file_write(&block)

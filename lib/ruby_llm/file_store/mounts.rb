@@ -45,9 +45,12 @@ module RubyLLM
     #   only the files of the store that holds it.
     # - Attachments and saved long results go to the default store, as the
     #   paths they are kept at are not under a mount.
-    # - run_code sees the whole tree: staged, files are copied in from every
-    #   store and written back through the tree, where a read-only store
-    #   refuses them (named unsaved).
+    # - run_code sees the whole tree. In place when the default store is a
+    #   folder and every mount a read-only folder: the code runs in the
+    #   default store's folder with each mount bound read-only at its path
+    #   (sandboxed runs only). Otherwise staged: the files named are copied in
+    #   from every store and written back through the tree, where a read-only
+    #   store refuses them (named unsaved).
     class Mounts < FileStore
       include Memories
 
@@ -179,11 +182,22 @@ module RubyLLM
         Merge.new(@table, FileStore::Search.arguments(pattern, path:, glob:, **options)).run
       end
 
-      # The folder on disk of the default store, or nil: run_code runs in
-      # place only where every file of the tree is there, so a tree with
-      # mounts stages its runs.
+      # The folder on disk of the default store when run_code can run in it
+      # with every mount bound at its path (run_binds), else nil: runs are
+      # staged then.
       def local_root
-        nil
+        run_binds && default_store.local_root
+      end
+
+      # Mount name => folder on disk, for run_code to bind read-only inside
+      # the default store's folder: when the default store is a folder and
+      # every mount a read-only folder. Nil otherwise (a mount whose files
+      # are not on disk, or that code may change, is staged).
+      def run_binds
+        return nil if default_store.local_root.nil?
+        return nil unless @table.mounts.all? { |entry| Locks.read_only?(entry.store) && entry.store.local_root }
+
+        @table.mounts.to_h { |entry| [entry.name, entry.store.local_root] }
       end
 
       def inspect

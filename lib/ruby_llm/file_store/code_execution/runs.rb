@@ -78,7 +78,8 @@ module RubyLLM
         end
 
         def execute(lang, code_file, folder, tmp)
-          mounts = Mounts.new(folder, @mounts, links: !@sandboxed)
+          mounts = Mounts.new(folder, @mounts + (folder == store.local_root ? Mounts.of_store(store) : []),
+                              links: !@sandboxed)
           begin
             bound = mounts.setup
             home_files(lang, tmp) unless @sandboxed
