@@ -63,6 +63,32 @@ RSpec.describe 'RubyLLM chats with mounted stores', :integration do
                written: %w[notes/policy.md scratch/todo.md])
     end
 
+    it 'moves a file between mounts with move_file, and the edit after needs no new read' do
+      script = [s.tool_calls(['read_file', { path: 'scratch/draft.md' }]),
+                s.tool_calls(['move_file', { path: 'scratch/draft.md', new_path: 'memories/draft.md' }]),
+                s.tool_calls(['edit_file', { path: 'memories/draft.md', old_text: 'draft', new_text: 'final' }]),
+                s.tool_calls(['move_file', { path: 'memories/draft.md', new_path: 'scratch/taken.md' }],
+                             ['move_file', { path: 'nope.md', new_path: 'x.md' }]),
+                s.text('Kept.')]
+      facts = with_server(script) do |server|
+        scratch = RubyLLM::FileStore::Memory.new
+        memories = RubyLLM::FileStore::Memory.new
+        scratch.write('draft.md', "draft\n")
+        scratch.write('taken.md', "taken\n")
+        chat = new_chat.with_file_store(:memory, tools: %i[read write edit move],
+                                                 mounts: { 'scratch' => scratch, 'memories' => memories })
+        chat.ask 'Keep the draft'
+        { requests: server.requests, scratch: scratch.list.map(&:path), memories: memories.read('draft.md') }
+      end
+
+      results = tool_contents(facts[:requests].last)
+      expect(results[1]).to include('memories/draft.md')
+      expect(results[2]).to eq('Edited memories/draft.md (1 replacement).')
+      expect(results[3]).to include('scratch/taken.md already exists')
+      expect(results[4]).to include('nope.md does not exist')
+      expect(facts.slice(:scratch, :memories)).to eq(scratch: ['taken.md'], memories: "final\n")
+    end
+
     it 'keeps attachments and long tool results in the default store' do
       notes = File.join(@tmp, 'notes.md').tap { |path| File.write(path, "# Notes\n") }
       facts = with_server([s.tool_calls(['export', {}]), s.text('Saved.')]) do |server|

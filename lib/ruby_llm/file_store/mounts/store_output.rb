@@ -139,7 +139,10 @@ module RubyLLM
           end
           ends = []
           line.scan(/([:-])\d+\1/) { ends << [Regexp.last_match.begin(0), Regexp.last_match(1)] }
-          at, separator = ends.find { |index, _| file?(line[0, index]) } || ends.first || [line.size, ':']
+          # One place is the path's end (the usual line); the store is asked
+          # only when the path or the text holds another.
+          at, separator = (ends.size > 1 && ends.find { |index, _| file?(line[0, index]) }) || ends.first ||
+                          [line.size, ':']
           [line[0, at], separator]
         end
 
