@@ -56,7 +56,7 @@ RSpec.describe 'RubyLLM chats with mounted stores', :integration do
       expect(results[2]).to include('Holidays: 25 days.')
       expect(results[3]).to include('handbook/policy.md is read-only. Write your own copy elsewhere, such as ' \
                                     'notes/policy.md.')
-      expect(results[4]).to start_with('Wrote notes/policy.md')
+      expect(results[4]).to eq('Created notes/policy.md (1 line, 19 bytes).')
       expect(File.read(File.join(handbook, 'policy.md'))).to eq("# Policy\nHolidays: 25 days.\n")
       expect(facts.slice(:tree, :chat_files, :scratch, :written))
         .to eq(tree: 'RubyLLM::FileStore::Mounts', chat_files: %w[brief.md notes/policy.md], scratch: ['todo.md'],

@@ -291,7 +291,7 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       expect(tool(store, 'write_file', :write).call('path' => 'handbook/policy.md', 'content' => 'mine'))
         .to eq(error: 'handbook/policy.md is read-only. Write your own copy elsewhere, such as notes/policy.md.')
       expect(tool(store, 'write_file', :write).call('path' => 'notes/policy.md', 'content' => 'mine'))
-        .to eq('Wrote notes/policy.md (4 bytes, 1 line).')
+        .to eq('Created notes/policy.md (1 line, 4 bytes).')
     end
   end
 
