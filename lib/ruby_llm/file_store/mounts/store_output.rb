@@ -41,6 +41,8 @@ module RubyLLM
         STOPPED_MATCHES = /\A\[Stopped after \d+ (?:files|matching lines); there are more\. /
         STOPPED_CHARS = /\A\[Stopped at \d+ characters; there are more matches\. /
         STOPPED_DEADLINE = /\A\[Stopped: the search ran out of time after (\d+) files(?:, up to .*)?\. Narrow/m
+        # A line number and the separator after it, from where the path ends.
+        LINE_NUMBER = { ':' => /\G\d+:/, '-' => /\G\d+-/ }.freeze
         MORE_NAMES = /(?:, and (\d+) more|\A(\d+) not named here)\z/
 
         attr_reader :blocks, :stop, :searched, :notes
@@ -147,13 +149,12 @@ module RubyLLM
         end
 
         def own_line?(line, at, separator)
-          %w[: -].include?(separator) && line[(at + 1)..].match?(/\A\d+#{Regexp.escape(separator)}/)
+          pattern = LINE_NUMBER[separator] or return false
+          line.match?(pattern, at + 1)
         end
 
         def file?(inner)
-          @known.fetch(inner) { @known[inner] = !@entry.store[inner].nil? }
-        rescue ArgumentError
-          @known[inner] = false
+          @known.fetch(inner) { @known[inner] = (!@entry.store[inner].nil? rescue false) } # rubocop:disable Style/RescueModifier -- not a path: not a file
         end
       end
     end
