@@ -21,10 +21,10 @@ if ActiveStorageSpecApp.postgresql?
     let(:chat) { Chat.create!(title: 'Mounts') }
     let(:disk) { File.join(ActiveStorageSpecApp::DIR, "mounts-disk-#{SecureRandom.hex(4)}") }
 
-    def spawn_churn(worker, process, seconds, go)
+    def spawn_churn(worker, process, seconds, go_file)
       report = File.join(ActiveStorageSpecApp::DIR, "mounts-#{process}-#{SecureRandom.hex(4)}.json")
       out = "#{report}.out"
-      pid = Process.spawn(RbConfig.ruby, worker, chat.id.to_s, disk, process.to_s, seconds.to_s, go, report,
+      pid = Process.spawn(RbConfig.ruby, worker, chat.id.to_s, disk, process.to_s, seconds.to_s, go_file, report,
                           out:, err: %i[child out])
       [pid, report, out]
     end
@@ -34,7 +34,6 @@ if ActiveStorageSpecApp.postgresql?
     def wait_all(workers, limit)
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + limit
       workers.map do |pid, report, out|
-        status = nil
         until (status = Process.wait2(pid, Process::WNOHANG)&.last)
           if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
             Process.kill('KILL', pid)

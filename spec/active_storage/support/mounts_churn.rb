@@ -61,7 +61,7 @@ class MountsChurn
   end
 
   def churn(seed, stop)
-    random = Random.new(@process * 100 + seed)
+    random = Random.new((@process * 100) + seed)
     with_tree do |tree, tools|
       while Process.clock_gettime(Process::CLOCK_MONOTONIC) < stop
         case random.rand(3)
