@@ -21,6 +21,15 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'move and read_only:' do
       expect(read_only.for_owner(User.create!(name: 'Ada')).read_only?).to be(true)
       expect { store_for(chat, read_only: nil) }.to raise_error(ArgumentError, /read_only must be true or false/)
     end
+
+    it 'keeps what its model read in the store object, never in the rows other chats read' do
+      file = store.write('handbook/policy.md', 'p')
+      read_only = store_for(chat, read_only: true)
+      read_only.record_read('handbook/policy.md', file.digest)
+      expect(read_only.read_digest('handbook/policy.md')).to eq(file.digest)
+      expect(chat.ruby_llm_chat_files.pluck(:read_digest)).to eq([nil])
+      expect(store_for(chat, read_only: true).read_digest('handbook/policy.md')).to be_nil
+    end
   end
 
   # The service's own notifications: a move that uploaded or downloaded

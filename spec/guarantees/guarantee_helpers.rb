@@ -20,7 +20,9 @@ module GuaranteeHelpers
     /\AYou have not read \S+\. Read it with read_file first\.\z/,
     /\A\S+ does not exist\.?\z/,
     /\AEdit \d+: \S+ does not exist\. Create it with write_file\.\z/,
-    /\AEdit \d+: old_text does not appear in \S+\z/
+    /\AEdit \d+: old_text does not appear in \S+\z/,
+    /\A\S+ already exists, and a move never overwrites: choose another new_path, or delete \S+ first if you mean to /,
+    /\A\S+ does not exist\. list_files shows the files and folders there are\.\z/
   ].freeze
 
   module_function

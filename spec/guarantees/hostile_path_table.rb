@@ -79,7 +79,7 @@ module HostilePathTable
 
   def outcome
     [:ok, yield]
-  rescue ArgumentError, RubyLLM::FileNotFoundError, RubyLLM::FileStore::ConversionError => e
+  rescue ArgumentError, RubyLLM::FileNotFoundError, RubyLLM::FileStore::ConversionError, RubyLLM::FileExistsError => e
     [:refused, e.message]
   rescue StandardError => e
     [:raised, e]

@@ -7,7 +7,7 @@ require_relative 'guarantee_helpers'
 require_relative 'hostile_path_table'
 require_relative 'symlink_swapper'
 
-# Guarantee (issue #8): a folder or a file swapped for a symbolic link
+# Guarantee (issues #8, #30): a folder or a file swapped for a symbolic link
 # between a check and a use never leads outside the store. A separate
 # process (symlink_swapper.rb) swaps store/sub with a link to ../outside,
 # sub/deep with an absolute link to outside/deep and sub/swap.txt with a
@@ -93,6 +93,8 @@ RSpec.describe 'Guarantee: a link swapped in between check and use leads nowhere
       'write' => [files, ->(p, tag) { store.write(p, written(tag)) }],
       'delete' => [any_paths, ->(p, _) { store.delete(p) }],
       'delete_folder' => [%w[sub/deep sub/deep/more], ->(p, _) { store.delete_folder(p) }],
+      # Files only: moving a swapped folder away would end the race.
+      'move' => [files, ->(p, _) { store.move(p, (files - [p]).sample) }],
       'with_lock' => [files, ->(p, tag) { store.with_lock { [store[p], store.write(p, written(tag))] } }]
     }
   end
@@ -122,10 +124,15 @@ RSpec.describe 'Guarantee: a link swapped in between check and use leads nowhere
     }
   end
 
+  # move_file, no read needed: files only, as the store's move.
+  def tool_moves(call)
+    { 'move_file' => [files, ->(p, _) { call.call('move_file', 'path' => p, 'new_path' => (files - [p]).sample) }] }
+  end
+
   def operations(store)
-    tools = RubyLLM::FileStore::Tools.for(store, tools: %i[read write edit delete]).to_h { |t| [t.name, t] }
+    tools = RubyLLM::FileStore::Tools.for(store, tools: %i[read write edit delete move]).to_h { |t| [t.name, t] }
     call = ->(name, args) { tools.fetch(name).call(args) }
-    [store_reads(store), store_changes(store), tool_reads(call), tool_changes(call)].reduce(:merge)
+    [store_reads(store), store_changes(store), tool_reads(call), tool_changes(call), tool_moves(call)].reduce(:merge)
   end
 
   # Labels to draw from: deletes rarer than the rest, so files live a while.

@@ -93,9 +93,12 @@ module RubyLLM
       def sandboxed? = @sandboxed
 
       # Whether code runs in the store's own folder (else in a staged copy).
-      # A tree of stores (FileStore::Mounts) runs in place only sandboxed,
-      # where its read-only mounts can be bound read-only.
-      def in_place? = !store.local_root.nil? && (@sandboxed || Mounts.of_store(store).empty?)
+      # A read-only store's folder, and the read-only mounts of a tree of
+      # stores (FileStore::Mounts), are bound read-only in the sandbox;
+      # without a sandbox nothing could hold them so, and the run is staged.
+      def in_place?
+        !store.local_root.nil? && (@sandboxed || (!store.read_only? && Mounts.of_store(store).empty?))
+      end
 
       # Registers a block called with each StoredFile a run created or changed.
       def after_file_write(&block)

@@ -79,16 +79,21 @@ module RubyLLM
         # store's memory for the rest.
         def forget_reads(paths)
           paths = paths.map { |path| FileStore.path(path) }
-          paths.each_slice(1_000) do |slice|
-            at_paths(own_rows, slice).where.not(read_digest: nil).update_all(read_digest: nil)
+          unless read_only?
+            paths.each_slice(1_000) do |slice|
+              at_paths(own_rows, slice).where.not(read_digest: nil).update_all(read_digest: nil)
+            end
           end
           forget_reads_in_memory(paths)
         end
 
         private
 
+        # A read-only store keeps what its model read in the store object,
+        # never in the rows: other chats may read the same rows, and no
+        # change through it needs the digest.
         def own_row?(row)
-          !row.nil? && (@owner.nil? || !row.owner_id.nil?)
+          !read_only? && !row.nil? && (@owner.nil? || !row.owner_id.nil?)
         end
       end
     end

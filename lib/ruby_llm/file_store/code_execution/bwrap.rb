@@ -56,15 +56,16 @@ module RubyLLM
         # Where the program sees its code file.
         def code_path(host_code) = "#{CODE_DIR}/#{File.basename(host_code)}"
 
-        # The command running +argv+ with +folder+ writable at workdir,
+        # The command running +argv+ with +folder+ writable at workdir
+        # (read-only with +folder_read_only+: a read-only store's own folder),
         # +code+ read-only at code_path, and +mounts+ ([host, path in the
         # folder]) read-only inside the folder, and +home_files+ (path in
         # home => host file) read-only in the home, /tmp.
-        def command(argv, folder:, code:, mounts:, home_files: {})
+        def command(argv, folder:, code:, mounts:, home_files: {}, folder_read_only: false)
           args = [@path, *NAMESPACES, *@ids, *@system]
           @read_only.each { |path| args.push('--ro-bind', path, path) }
           args.push('--size', @tmp_size.to_s) if @tmp_size
-          args.push('--tmpfs', '/tmp', '--bind', folder, @workdir)
+          args.push('--tmpfs', '/tmp', folder_read_only ? '--ro-bind' : '--bind', folder, @workdir)
           home_files.each { |inside, host| args.push('--ro-bind', host, "/tmp/#{inside}") }
           mounts.each { |source, inside| args.push('--ro-bind', source, "#{@workdir}/#{inside}") }
           args.push('--ro-bind', code, code_path(code), '--chdir', @workdir, '--', *argv)

@@ -22,6 +22,17 @@ module RubyLLM
                      notes: notes(outcome, mounts, changed, swept) + Array(trouble), files:)
         end
 
+        # What the result of a run in a read-only store's folder says.
+        READ_ONLY = "The files are read-only: the code could change nothing in them (a write fails with 'Read-only " \
+                    "file system'). Write scratch files in /tmp, or your own copies with write_file elsewhere, such " \
+                    'as notes/.'
+
+        # The notes of a run in the store's folder: +trouble+, and on a
+        # read-only store that nothing could be written there.
+        def in_place_trouble(trouble)
+          store.read_only? ? [trouble, READ_ONLY].compact : trouble
+        end
+
         CONFLICTS = {
           changed: 'changed in the files while the code ran (another edit or write)',
           deleted: 'deleted from the files while the code ran',

@@ -25,8 +25,8 @@ module RubyLLM
           created = swept.created - unsaved
           changed = swept.changed - unsaved
           result(lang, outcome, mounts, swept:, created:, changed:, deleted: swept.deleted,
-                                        unsaved: unsaved + budget_removed(swept), error:, trouble:,
-                                        files: lazy_files(created + changed))
+                                        unsaved: unsaved + budget_removed(swept), error:,
+                                        trouble: in_place_trouble(trouble), files: lazy_files(created + changed))
         end
 
         def lazy_files(paths) = -> { paths.filter_map { |path| store[path] } }
@@ -77,14 +77,16 @@ module RubyLLM
           swept.removed.filter_map { |path, why| path if why == :budget && !Snapshot.hidden?(path) }
         end
 
+        # A read-only store's own folder is bound read-only (Bwrap#command).
         def execute(lang, code_file, folder, tmp)
-          mounts = Mounts.new(folder, @mounts + (folder == store.local_root ? Mounts.of_store(store) : []),
-                              links: !@sandboxed)
+          folder_read_only = store.read_only? && folder == store.local_root
+          mounts = Mounts.new(folder, @mounts + Mounts.of_store(store, folder), links: !@sandboxed)
           begin
             bound = mounts.setup
             home_files(lang, tmp) unless @sandboxed
             outcome = @sandbox.run([*lang.command, @sandbox.code_path(code_file)],
                                    folder:, code: code_file, mounts: bound, home_files: lang.home_files,
+                                   folder_read_only:,
                                    env: environment(lang, folder, tmp))
           ensure
             mounts.teardown

@@ -104,4 +104,35 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'in place, on a NativeDir' do
     expect([ruby.stdout, ruby.created]).to eq(["42\n", ['r.txt']])
     expect([shell.stderr, shell.exit_status, shell.created]).to eq(["42\n", 3, ['s.txt']])
   end
+
+  context 'on a read-only NativeDir' do
+    let(:store) do
+      RubyLLM::NativeDir.new(File.join(@tmp, 'work')).write('policy.md', "# Policy\n")
+      RubyLLM::NativeDir.new(File.join(@tmp, 'work'), read_only: true)
+    end
+
+    it 'binds the folder read-only: reads work, writes fail, nothing changes, and the result says why' do
+      result = python(runner, <<~PY)
+        print(open('policy.md').read(), end='')
+        for name, how in (('policy.md', 'a'), ('new.md', 'w')):
+            try:
+                open(name, how).write('x')
+            except OSError as e:
+                print(name, e.strerror)
+        open('/tmp/scratch.txt', 'w').write('fine')
+      PY
+
+      expect(result.stdout).to eq("# Policy\npolicy.md Read-only file system\nnew.md Read-only file system\n")
+      expect(result.created + result.changed + result.deleted).to eq([])
+      expect(result.notes).to include(RubyLLM::FileStore::CodeExecution::Report::READ_ONLY)
+      expect(store.list.map(&:path)).to eq(['policy.md'])
+      expect(store.read('policy.md')).to eq("# Policy\n")
+    end
+
+    it 'runs staged without a sandbox, which could not hold the folder read-only' do
+      expect(runner.in_place?).to be(true)
+      expect(runner_for(store, sandbox: false).in_place?).to be(false)
+      expect(runner_for(RubyLLM::NativeDir.new(File.join(@tmp, 'work')), sandbox: false).in_place?).to be(true)
+    end
+  end
 end

@@ -100,4 +100,16 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'staged, on a Memory store' do
     expect(store.list.map(&:path)).to eq(['real.txt'])
     expect(result.notes.join).to include('link.txt')
   end
+
+  it 'copies nothing back to a read-only store, naming what the code wrote as unsaved with the message' do
+    store.write('data/a.csv', "a\n")
+    read_only = store.read_only_view
+    result = python(runner_for(read_only), "open('data/a.csv', 'a').write('b\\n')\nopen('out.txt', 'w').write('o')",
+                    files: %w[data])
+    expect(result.unsaved_files).to eq(%w[out.txt data/a.csv])
+    expect(result.files_error).to eq('out.txt is read-only. Write your own copy elsewhere, such as notes/out.txt.')
+    expect(result.created + result.changed).to eq([])
+    expect(store.list.map(&:path)).to eq(['data/a.csv'])
+    expect(store.read('data/a.csv')).to eq("a\n")
+  end
 end
