@@ -93,10 +93,12 @@ module RubyLLM
       def sandboxed? = @sandboxed
 
       # Whether code runs in the store's own folder (else in a staged copy).
-      # Whether code runs in the store's own folder. A read-only store's
-      # folder is bound read-only in the sandbox; without a sandbox nothing
-      # could hold it so, and the run is staged instead.
-      def in_place? = !store.local_root.nil? && (@sandboxed || !store.read_only?)
+      # A read-only store's folder, and the read-only mounts of a tree of
+      # stores (FileStore::Mounts), are bound read-only in the sandbox;
+      # without a sandbox nothing could hold them so, and the run is staged.
+      def in_place?
+        !store.local_root.nil? && (@sandboxed || (!store.read_only? && Mounts.of_store(store).empty?))
+      end
 
       # Registers a block called with each StoredFile a run created or changed.
       def after_file_write(&block)

@@ -23,6 +23,14 @@ module RubyLLM
           end
         end
 
+        # The folders a tree of stores binds read-only in its default
+        # store's folder for a run in place (FileStore::Mounts#run_binds);
+        # none for a run in another +folder+ (staged).
+        def self.of_store(store, folder = store.local_root)
+          binds = store.respond_to?(:run_binds) && folder == store.local_root ? store.run_binds : nil
+          binds ? check(binds) : []
+        end
+
         attr_reader :active, :shadowed
 
         # +links+: symbolic links instead of bind mounts (no sandbox).

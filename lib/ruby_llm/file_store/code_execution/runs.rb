@@ -80,7 +80,7 @@ module RubyLLM
         # A read-only store's own folder is bound read-only (Bwrap#command).
         def execute(lang, code_file, folder, tmp)
           folder_read_only = store.read_only? && folder == store.local_root
-          mounts = Mounts.new(folder, @mounts, links: !@sandboxed)
+          mounts = Mounts.new(folder, @mounts + Mounts.of_store(store, folder), links: !@sandboxed)
           begin
             bound = mounts.setup
             home_files(lang, tmp) unless @sandboxed

@@ -16,10 +16,13 @@ module RubyLLM
         #   file_store :memory                          # each chat a new store in memory
         #   file_store nil                              # removes a parent agent's store
         #   file_store owner: -> { Current.user }
+        #   file_store mounts: { 'handbook' => -> { RubyLLM::NativeDir.new('docs/handbook', read_only: true) } }
+        #
+        # Each lambda among mounts: runs once per chat, as the store's own.
         #
         # A store object is shared by every chat, as given.
         class AgentFileStore
-          OPTIONS = %i[tools inline_limit owner].freeze
+          OPTIONS = %i[tools inline_limit owner mounts].freeze
 
           # The declaration that removes a parent's store.
           def self.removed = REMOVED
@@ -43,12 +46,14 @@ module RubyLLM
           def initialize(store, **options)
             unknown = options.keys - OPTIONS
             if unknown.any?
-              raise ArgumentError, "file_store has no option #{unknown.first}: it takes tools:, inline_limit:, owner:"
+              raise ArgumentError,
+                    "file_store has no option #{unknown.first}: it takes tools:, inline_limit:, owner:, mounts:"
             end
 
             check_store(store)
             FileStore::InlineLimit.check(options[:inline_limit]) if options.key?(:inline_limit)
             Owner.key(options[:owner]) unless options[:owner].nil? || options[:owner].is_a?(Proc)
+            check_mounts(options[:mounts]) if options.key?(:mounts)
             @store = store
             @options = options.freeze
             freeze
@@ -64,7 +69,13 @@ module RubyLLM
             return chat.with_file_store(nil) if removed?
 
             store = evaluate(@store, runtime)
-            options = @options.to_h { |key, value| [key, key == :owner ? evaluate(value, runtime) : value] }
+            options = @options.to_h do |key, value|
+              case key
+              when :owner then [key, evaluate(value, runtime)]
+              when :mounts then [key, value&.transform_values { |mounted| evaluate(mounted, runtime) }]
+              else [key, value]
+              end
+            end
             chat.with_file_store(store, **options)
           end
 
@@ -72,6 +83,24 @@ module RubyLLM
 
           def evaluate(value, runtime)
             value.is_a?(Proc) ? runtime.instance_exec(&value) : value
+          end
+
+          def check_mounts(mounts)
+            return if mounts.nil?
+
+            unless mounts.is_a?(Hash)
+              raise ArgumentError,
+                    "file_store mounts: must be a Hash of mount name => store, not #{mounts.inspect}"
+            end
+
+            mounts.each do |name, store|
+              FileStore::Mounts::Table.check_name(name)
+              next if store == :memory || store.is_a?(Proc) || store.is_a?(String) || store.is_a?(Pathname) ||
+                      store.is_a?(RubyLLM::FileStore)
+
+              raise ArgumentError, "file_store mounts: #{name} takes a store, :memory, a folder path or a lambda; " \
+                                   "not #{store.inspect}"
+            end
           end
 
           def check_store(store)

@@ -151,8 +151,8 @@ module RubyLLM
           # ChatExtension#with_file_store; a bare call gives
           # default_file_store). Returns the record, so calls chain.
           def with_file_store(store = Setup::DEFAULT, tools: FileStore::Tools::DEFAULT,
-                              inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil)
-            to_llm.with_file_store(store, tools:, inline_limit:, owner:)
+                              inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil)
+            to_llm.with_file_store(store, tools:, inline_limit:, owner:, mounts:)
             self
           end
 

@@ -18,7 +18,10 @@ module RubyLLM
         # +tools:+ names the tool groups (:read is required), +inline_limit:+
         # is false or a whole number of characters from 1000, and +owner:+ a
         # record or an object with an id, for a store that keeps files for
-        # several owners.
+        # several owners. +mounts:+ (mount name => store, :memory or a folder
+        # path) puts the store and those in one tree, a
+        # RubyLLM::FileStore::Mounts whose default store is the store (for
+        # the owner, when one is given).
         class Setup
           # The argument of a bare with_file_store.
           DEFAULT = Object.new.tap { |default| def default.inspect = 'the default store' }.freeze
@@ -27,10 +30,11 @@ module RubyLLM
 
           # +default+ makes the default store when +store+ is DEFAULT.
           def self.build(store, default:, tools: FileStore::Tools::DEFAULT,
-                         inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil)
+                         inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil)
             FileStore::InlineLimit.check(inline_limit)
             store = resolve(store, default)
             store = store.for_owner(owner) unless owner.nil?
+            store = mounted(store, mounts)
             new(store, FileStore::Tools.for(store, tools:, inline_limit:), inline_limit, Array(tools))
           end
 
@@ -46,6 +50,18 @@ module RubyLLM
 
             raise ArgumentError, 'a file store is a folder path, :memory, a RubyLLM::FileStore, or nil to remove it; ' \
                                  "not #{store.inspect}"
+          end
+
+          # +store+ with +mounts+ in one tree, or as it is without them.
+          def self.mounted(store, mounts)
+            return store if mounts.nil? || (mounts.is_a?(Hash) && mounts.empty?)
+
+            unless mounts.is_a?(Hash)
+              raise ArgumentError,
+                    "mounts: must be a Hash of mount name => store, not #{mounts.inspect}"
+            end
+
+            FileStore::Mounts.new(store, mounts)
           end
 
           def initialize(store, tools, inline_limit, groups)

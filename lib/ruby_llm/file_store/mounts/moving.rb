@@ -1,0 +1,126 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  class FileStore
+    class Mounts < FileStore
+      # A move in a tree of stores. Within one store it is that store's own
+      # move (a rename on disk, an update of rows, a change under a lock).
+      # Between two stores it copies each file, then deletes the originals,
+      # holding both stores' locks in the tree's order (the default store's,
+      # then the mounts' by name), so two moves in opposite directions wait
+      # for each other instead of deadlocking; a copy that fails takes the
+      # copies made back, so the source stays as it was. The read digests
+      # move with the files.
+      #
+      # A mount point, and a folder holding one, cannot be moved (the mount
+      # would stay behind), nor moved onto: the mount's folder exists.
+      class Moving
+        def initialize(table)
+          @table = table
+        end
+
+        # See RubyLLM::FileStore#move; +path+ and +new_path+ are normalised.
+        def move(path, new_path)
+          FileStores::Native::CopyMove.paths(path, new_path)
+          refuse_mount(path)
+          raise RubyLLM::FileExistsError, new_path if @table.mount_folder?(new_path)
+
+          from = @table.entry_for(path)
+          to = @table.entry_for(new_path)
+          return within(from, from.inner(path), to.inner(new_path)) if from.equal?(to)
+
+          between(from, from.inner(path), to, to.inner(new_path))
+        end
+
+        private
+
+        def refuse_mount(path)
+          inside = @table.mounts.select { |entry| entry.name == path || entry.name.start_with?("#{path}/") }
+          return if inside.empty?
+
+          raise ArgumentError, "#{path} is where a store is mounted (#{inside.map(&:name).join(', ')}), so it cannot " \
+                               'move: move the files inside it instead'
+        end
+
+        def within(entry, from, to)
+          moved = FullPaths.naming(entry, from, to) { entry.store.move(from, to) }
+          moved.is_a?(Array) ? moved.map { |file| FullPaths.file(entry, file) } : FullPaths.file(entry, moved)
+        end
+
+        def between(from, source, to, target)
+          full_source = from.full(source)
+          raise RubyLLM::FileStore::ReadOnlyError, full_source if Locks.read_only?(from.store)
+          raise RubyLLM::FileStore::ReadOnlyError, to.full(target) if Locks.read_only?(to.store)
+
+          Locks.hold(ordered(from, to)) do
+            file = from.store[source]
+            sources = file ? [file] : visible(from, source)
+            check_places(sources, full_source, to, target)
+            moved = copy_all(from, sources, source, to, target)
+            delete_sources(from, sources, to, moved)
+            move_reads(from, sources, to, moved)
+            moved = moved.map { |copy| FullPaths.file(to, copy) }
+            file ? moved.first : moved.sort_by(&:path)
+          end
+        end
+
+        def check_places(sources, full_source, to, target)
+          raise RubyLLM::FileNotFoundError, "#{full_source} does not exist" if sources.empty?
+          raise RubyLLM::FileExistsError, to.full(target) if to.store[target] || !to.store.list(target).empty?
+        end
+
+        # The two stores in the tree's order.
+        def ordered(*entries)
+          @table.entries.select { |entry| entries.any? { |wanted| wanted.equal?(entry) } }.map(&:store)
+        end
+
+        def visible(entry, folder)
+          entry.store.list(folder).select { |file| @table.visible?(entry, entry.full(file.path)) }
+        end
+
+        # Writes a copy of each of +sources+ into +to+'s store at +target+;
+        # when one fails, takes the copies back and raises its error, naming
+        # full paths.
+        def copy_all(from, sources, source, to, target)
+          copies = []
+          sources.each do |file|
+            path = FileStores::Native::CopyMove.new_path_of(file.path, source, target)
+            bytes = FullPaths.naming(from, file.path) { from.store.read(file.path) }
+            copies << FullPaths.naming(to, path) { to.store.write(path, bytes, content_type: file.content_type) }
+          end
+          copies
+        rescue StandardError
+          remove(to, copies)
+          raise
+        end
+
+        # Deletes the originals; when one cannot be deleted, the copies of
+        # those still there are taken back, so no file is left twice.
+        def delete_sources(from, sources, to, copies)
+          sources.each_with_index do |file, index|
+            FullPaths.naming(from, file.path) { from.store.delete(file.path) }
+          rescue StandardError
+            remove(to, copies.drop(index))
+            raise
+          end
+        end
+
+        def remove(entry, copies)
+          copies.each do |copy|
+            entry.store.delete(copy.path)
+          rescue StandardError
+            nil
+          end
+        end
+
+        def move_reads(from, sources, to, copies)
+          sources.zip(copies).each do |file, copy|
+            digest = from.store.read_digest(file.path)
+            from.store.record_read(file.path, nil)
+            to.store.record_read(copy.path, digest) if digest
+          end
+        end
+      end
+    end
+  end
+end
