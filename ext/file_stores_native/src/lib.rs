@@ -27,6 +27,7 @@ mod run_tree;
 mod search_options;
 mod stored_file;
 mod text_search;
+mod text_stream;
 
 use magnus::{prelude::*, Error, Ruby};
 
@@ -39,6 +40,7 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     edit_outcome::init(ruby, native)?;
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
+    text_stream::init(ruby, native)?;
     office::init(ruby, native)?;
     pdf_text::init(ruby, native)?;
     run_tree::init(ruby, native)?;
