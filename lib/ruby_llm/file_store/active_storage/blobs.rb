@@ -25,22 +25,30 @@ module RubyLLM
 
         # A blob with +bytes+, uploaded but not saved.
         def upload(path, bytes, content_type)
-          blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:,
-                                           metadata: { identified: true, analyzed: true, MARK => true })
-          blob.upload(StringIO.new(bytes), identify: false)
+          upload_io(path, StringIO.new(bytes), content_type)
+        end
+
+        # A blob with what +io+ holds (read from where it is, to its end),
+        # uploaded but not saved: Active Storage reads it in chunks. Keeps
+        # +line_index+ in its metadata (see Streams).
+        def upload_io(path, io, content_type, line_index: nil)
+          metadata = { identified: true, analyzed: true, MARK => true }
+          metadata[Streams::LINE_INDEX] = line_index if line_index
+          blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
+          blob.upload(io, identify: false)
           blob
         end
 
         # Saves the row at +path+ with +blob+ attached; +uploaded+ says
         # whether the store uploaded the blob (and so may delete it).
-        def store_blob(path, blob, bytes, content_type, uploaded:)
-          digest = FileStores::Native.sha256_hex(bytes)
-          text = row_text(content_type, bytes)
+        # +content+ is what the row keeps of it: { digest:, byte_size:, text: }.
+        def store_blob(path, blob, content, content_type, uploaded:)
+          digest, byte_size, text = content.values_at(:digest, :byte_size, :text)
           with_lock do
             RubyLLM::ActiveRecord::ChatFile.transaction(requires_new: true) do
               check_place(path)
-              check_room(path, bytes.bytesize)
-              save_row(path, blob, content_type:, byte_size: bytes.bytesize, digest:, text:, uploaded:)
+              check_room(path, byte_size)
+              save_row(path, blob, content_type:, byte_size:, digest:, text:, uploaded:)
             end
           end
         rescue Exception # rubocop:disable Lint/RescueException -- an interrupt mid-write must not leave a blob
@@ -100,15 +108,9 @@ module RubyLLM
         end
 
         # The bytes of +row+ (loaded with its text): from its text when that
-        # is the file exactly (its digest says so), else downloaded.
+        # is the file exactly (its digest says so), else downloaded whole.
         def bytes_of(row)
-          text = row.text
-          return text.b if text && text.bytesize == row.byte_size && FileStores::Native.sha256_hex(text) == row.digest
-
-          blob = ::ActiveStorage::Attachment.find_by(record: row, name: 'file')&.blob
-          raise RubyLLM::FileNotFoundError, "#{row.path} has no file in Active Storage" unless blob
-
-          blob.download.b
+          exact_text(row) || blob_of(row).download.b
         end
       end
     end
