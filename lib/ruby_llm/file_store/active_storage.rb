@@ -116,7 +116,7 @@ module RubyLLM
         path = FileStore.path(path)
         io, content_type, summary = take_content(path, content, content_type)
         begin
-          blob = upload_io(path, io, content_type, line_index: summary[:line_index])
+          blob = upload_io(path, io, content_type, summary)
           store_blob(path, blob, summary, content_type, uploaded: true)
         ensure
           summary[:spool]&.close!

@@ -25,18 +25,26 @@ module RubyLLM
 
         # A blob with +bytes+, uploaded but not saved.
         def upload(path, bytes, content_type)
-          upload_io(path, StringIO.new(bytes), content_type)
+          blob = new_blob(path, content_type)
+          blob.upload(StringIO.new(bytes), identify: false)
+          blob
         end
 
-        # A blob with what +io+ holds (read from where it is, to its end),
-        # uploaded but not saved: Active Storage reads it in chunks. Keeps
-        # +line_index+ in its metadata (see Streams).
-        def upload_io(path, io, content_type, line_index: nil)
+        # A blob with what +io+ holds (from where it is, to its end: the
+        # +content+ a Streams summary describes, with its size and checksum,
+        # so Active Storage reads it only to upload it), uploaded but not
+        # saved. Keeps the line index in its metadata (see Streams).
+        def upload_io(path, io, content_type, content)
+          blob = new_blob(path, content_type, line_index: content[:line_index])
+          blob.assign_attributes(checksum: content.fetch(:checksum), byte_size: content.fetch(:byte_size))
+          blob.upload_without_unfurling(io)
+          blob
+        end
+
+        def new_blob(path, content_type, line_index: nil)
           metadata = { identified: true, analyzed: true, MARK => true }
           metadata[Streams::LINE_INDEX] = line_index if line_index
-          blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
-          blob.upload(io, identify: false)
-          blob
+          ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
         end
 
         # Saves the row at +path+ with +blob+ attached; +uploaded+ says

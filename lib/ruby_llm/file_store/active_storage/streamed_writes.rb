@@ -57,19 +57,32 @@ module RubyLLM
         end
 
         # Reads +io+ to its end in chunks through an Intake, copying them to
-        # +spool+ when given.
+        # +spool+ when given, into one buffer (a read that takes one), so the
+        # pass leaves no garbage that would grow the process meanwhile.
         def summarize(io, spool)
           intake = Intake.new(digest: true, index: true)
-          while (chunk = io.read(Streams::CHUNK))
-            raise ArgumentError, "#{io.class}#read must return bytes, not #{chunk.class}" unless chunk.is_a?(String)
+          buffer = +''.b
+          while (chunk = read_chunk(io, buffer))
             break if chunk.empty?
 
-            chunk = chunk.b
             intake << chunk
             spool&.write(chunk)
           end
           spool&.flush
           intake.summary
+        end
+
+        def read_chunk(io, buffer)
+          chunk = begin
+            io.read(Streams::CHUNK, buffer)
+          rescue ArgumentError # a reader without the buffer argument
+            io.read(Streams::CHUNK)
+          end
+          unless chunk.nil? || chunk.is_a?(String)
+            raise ArgumentError, "#{io.class}#read must return bytes, not #{chunk.class}"
+          end
+
+          chunk&.force_encoding(Encoding::BINARY)
         end
 
         # What the row of a kept blob holds, the blob streamed once.
