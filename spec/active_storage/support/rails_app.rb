@@ -14,7 +14,8 @@ require 'active_record/railtie'
 require 'active_job/railtie'
 require 'active_storage/engine'
 
-$LOAD_PATH.unshift(File.expand_path('../../../lib', __dir__))
+# RUBY_LLM_AS_LIB loads another build's lib (rake bench measures the old one beside this one).
+$LOAD_PATH.unshift(ENV.fetch('RUBY_LLM_AS_LIB', File.expand_path('../../../lib', __dir__)))
 require 'ruby_llm/file_stores/native'
 
 module ActiveStorageSpecApp

@@ -88,7 +88,7 @@ module RubyLLM
         # What the row of a kept blob holds, the blob streamed once.
         def kept_content(blob, content_type)
           intake = Intake.new(digest: true, index: false)
-          blob.download { |chunk| intake << chunk.b }
+          stream_blob(blob) { |chunk| intake << chunk.b }
           summary = intake.summary
           summary.merge(text: summary[:text] && row_text(content_type, summary[:text]))
         end

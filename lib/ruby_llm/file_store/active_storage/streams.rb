@@ -13,6 +13,9 @@ module RubyLLM
         # Bytes read, downloaded or pushed at a time.
         CHUNK = 1024 * 1024
 
+        # Bytes streamed from a blob between two garbage collections (see stream_blob).
+        GC_EVERY = 32 * 1024 * 1024
+
         # The key of the line index in the metadata of a blob the store
         # uploaded: { "lines" => [...], "offsets" => [...], "total" => n }.
         LINE_INDEX = 'ruby_llm_line_index'
@@ -38,13 +41,18 @@ module RubyLLM
         # Yields the bytes of the file at +path+ in chunks (Strings), in
         # order: its row's text when that is the file, else its blob
         # downloaded in parts, so a file of any size copies in bounded
-        # memory. Returns nil; an Enumerator without a block.
+        # memory. Each chunk is emptied when the block returns, as
+        # IO#read's buffer is overwritten: copy what you keep (+chunk.dup+).
+        # Returns nil; an Enumerator without a block (whose chunks are
+        # emptied the same way: use it to copy, not to collect).
         def each_chunk(path, &block)
           return enum_for(:each_chunk, path) unless block
 
           row = text_row(FileStore.path(path))
           text = exact_text(row)
-          text ? block.call(text) : blob_of(row).download(&block)
+          return block.call(text) && nil if text
+
+          stream_blob(blob_of(row), &block)
           nil
         end
 
@@ -104,11 +112,31 @@ module RubyLLM
           end
         end
 
+        # Yields the whole of +blob+ in the parts its service downloads (5 MB
+        # on S3, one request each), emptying each part once the block has
+        # taken it, with a full garbage collection every GC_EVERY bytes: what
+        # the S3 client leaves of each request (its response buffers) is old
+        # by then, and left to Ruby's old-object malloc limit (128 MB) it grew
+        # a 167 MB copy from S3 by 86-101 MB. A collection costs milliseconds
+        # next to downloading 32 MB.
+        def stream_blob(blob)
+          since = 0
+          blob.download do |chunk|
+            yield chunk
+            since += chunk.bytesize
+            chunk.clear unless chunk.frozen?
+            next if since < GC_EVERY
+
+            GC.start
+            since = 0
+          end
+        end
+
         # The window of the whole blob streamed; the line index made on the
         # way is kept in a blob the store uploaded, for the next read.
         def streamed_window(blob, window, digest)
           stream = FileStores::Native::TextStream.start(window, { from_line: nil, digest: false, index: true })
-          blob.download { |chunk| stream.push(chunk) }
+          stream_blob(blob) { |chunk| stream.push(chunk) }
           shown = stream.finish
           keep_line_index(blob, stream.line_index)
           LineWindow.new(**shown.to_h, digest:)
