@@ -143,7 +143,7 @@ module RubyLLM
         end
 
         def keep_line_index(blob, index)
-          return unless index && blob.metadata[MARK] && blob.byte_size > CHUNK
+          return unless index && blob.metadata[Blobs::MARK] && blob.byte_size > CHUNK
 
           blob.update_columns(metadata: blob.metadata.merge(LINE_INDEX => index))
         rescue StandardError => e # an index is only a shortcut: the read stands without it
