@@ -83,6 +83,7 @@ def measure(label, (name, lib), work, servers, (source, deep))
 end
 
 Dir.mktmpdir('ruby_llm_as_bench') do |work|
+  File.chmod(0o755, work) # PostgreSQL runs as postgres when the bench runs as root
   s3 = server('s3_server', 'start', work)
   begin
     pg = server('postgres_server', 'start', work, 'bench_new', 'bench_old')
