@@ -24,8 +24,8 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'blobs' do
 
   it 'uploads before taking the lock: a reader never sees a row whose file is not there' do
     uploaded_outside = nil
-    uploading = receive(:upload_without_unfurling)
-    allow_any_instance_of(ActiveStorage::Blob).to uploading.and_wrap_original do |original, *args, **kw|
+    blobs = allow_any_instance_of(ActiveStorage::Blob)
+    blobs.to receive(:upload_without_unfurling).and_wrap_original do |original, *args, **kw|
       uploaded_outside = !ActiveRecord::Base.connection.transaction_open?
       original.call(*args, **kw)
     end

@@ -29,6 +29,7 @@ mod run_tree;
 mod search_options;
 mod stored_file;
 mod text_search;
+mod text_stream;
 
 use magnus::{prelude::*, Error, Ruby};
 
@@ -41,6 +42,7 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     edit_outcome::init(ruby, native)?;
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
+    text_stream::init(ruby, native)?;
     office::init(ruby, native)?;
     patch::init(ruby, native)?;
     patch_outcome::init(ruby, native)?;

@@ -8,6 +8,9 @@ require_relative 'active_storage/chat_lock'
 require_relative 'active_storage/rows'
 require_relative 'active_storage/pending_blobs'
 require_relative 'active_storage/blobs'
+require_relative 'active_storage/streams'
+require_relative 'active_storage/intake'
+require_relative 'active_storage/streamed_writes'
 require_relative 'active_storage/row_memory'
 require_relative 'active_storage/search_texts'
 require_relative 'active_storage/batch_checks'
@@ -55,6 +58,8 @@ module RubyLLM
       include Rows
       include PendingBlobs
       include Blobs
+      include Streams
+      include StreamedWrites
       include RowMemory
       include SearchTexts
       include BatchChecks
@@ -109,28 +114,36 @@ module RubyLLM
         row_at(FileStore.path(path))&.stored_file
       end
 
+      # The whole file, in one String, by design: for a big file, page it
+      # with read_lines or copy it with each_chunk, which never hold it.
       def read(path)
-        path = FileStore.path(path)
         # With its text: small next to the download it saves a text file.
-        row = row_at(path, [*Rows::LIST_COLUMNS, :text]) || raise(FileNotFoundError, "#{path} does not exist")
-        bytes_of(row)
+        bytes_of(text_row(FileStore.path(path)))
       end
 
-      # +content+ is a String, an IO, or an ActiveStorage::Blob (kept as it
-      # is, see keep_blob).
+      # +content+ is a String, an IO (a File, a Tempfile, an upload:
+      # anything with +read+, read from its start when it rewinds), or an
+      # ActiveStorage::Blob (kept as it is, see keep_blob). An IO is read in
+      # chunks and handed to Active Storage as it is (spooled to a Tempfile
+      # first when it cannot be rewound), so a write of any size holds no
+      # copy of the file; its text stays in the row up to TEXT_IN_ROW_MAX.
       def write(path, content, content_type: nil)
         return keep_blob(path, content, content_type:) if content.is_a?(::ActiveStorage::Blob)
 
         path = FileStore.path(path)
         refuse_if_read_only(path)
-        bytes = FileStores::Native.content_bytes(content).b
-        content_type ||= FileStores::Native.content_type_for(path, bytes)
-        store_blob(path, upload(path, bytes, content_type), bytes, content_type, uploaded: true)
+        io, content_type, summary = take_content(path, content, content_type)
+        begin
+          blob = upload_io(path, io, content_type, summary)
+          store_blob(path, blob, summary, content_type, uploaded: true)
+        ensure
+          summary[:spool]&.close!
+        end
       end
 
       # Keeps +blob+ (an ActiveStorage::Blob already stored, such as a
       # message's attachment) at +path+ without copying it: the file and the
-      # attachment share one blob, purged only when neither uses it. Reads
+      # attachment share one blob, purged only when neither uses it. Streams
       # the blob once, for its digest.
       def keep_blob(path, blob, content_type: nil)
         path = FileStore.path(path)
@@ -139,7 +152,8 @@ module RubyLLM
           raise ArgumentError, "keep_blob needs a saved ActiveStorage::Blob, not #{blob.inspect}"
         end
 
-        store_blob(path, blob, blob.download.b, content_type || blob.content_type, uploaded: false)
+        content_type ||= blob.content_type
+        store_blob(path, blob, kept_content(blob, content_type), content_type, uploaded: false)
       end
 
       # Deletes the file this store sees at +path+. A store for an owner

@@ -14,7 +14,8 @@ require 'active_record/railtie'
 require 'active_job/railtie'
 require 'active_storage/engine'
 
-$LOAD_PATH.unshift(File.expand_path('../../../lib', __dir__))
+# RUBY_LLM_AS_LIB loads another build's lib (rake bench measures the old one beside this one).
+$LOAD_PATH.unshift(ENV.fetch('RUBY_LLM_AS_LIB', File.expand_path('../../../lib', __dir__)))
 require 'ruby_llm/file_stores/native'
 
 module ActiveStorageSpecApp
@@ -26,13 +27,16 @@ module ActiveStorageSpecApp
   def self.s3? = !S3_ENDPOINT.nil?
 
   # The Disk service in STORAGE, or S3 on the local server, path-style, with
-  # the credentials any local server takes.
+  # the credentials any local server takes, uploading in one request up to
+  # S3's 5 GB, as the README advises: aws-sdk-s3's multipart upload buffers
+  # its parts in memory (a 220 MB file grew the process by 168 MB).
   def self.service_configuration
     return { 'service' => 'Disk', 'root' => STORAGE } unless s3?
 
     { 'service' => 'S3', 'endpoint' => S3_ENDPOINT, 'force_path_style' => true, 'region' => 'us-east-1',
       'access_key_id' => 'spec', 'secret_access_key' => 'spec',
-      'bucket' => ENV.fetch('RUBY_LLM_AS_S3_BUCKET', 'ruby-llm-specs') }
+      'bucket' => ENV.fetch('RUBY_LLM_AS_S3_BUCKET', 'ruby-llm-specs'),
+      'upload' => { 'multipart_threshold' => 5 << 30 } }
   end
 
   # The application.

@@ -598,6 +598,11 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// The lowercase hex of what `hasher` hashed.
+pub fn sha256_finish(hasher: Sha256) -> String {
+    hex(&hasher.finalize())
+}
+
 fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);

@@ -25,8 +25,10 @@
 use memchr::{memchr, memchr_iter};
 
 mod decode;
+mod stream;
 
 pub use decode::{window_of_file, window_of_text, TextDecoder};
+pub use stream::{Finished, LineIndex, TextStream, INDEX_STEP};
 
 /// What was cut from the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -85,6 +87,11 @@ impl WindowBuilder {
             at_line_start: true,
             out: LineWindow::default(),
         }
+    }
+
+    /// Whether the window is complete: the bytes still to come only count lines.
+    pub fn is_done(&self) -> bool {
+        !self.taking
     }
 
     /// Takes the next bytes of the stream.

@@ -35,7 +35,7 @@ module RubyLLM
               break
             end
             first = false
-            entries, refused = next_batch(pending, &content)
+            entries, refused = next_batch(pending, saved, &content)
             done, failed, message = write_batch(entries)
             saved.concat(done)
             unsaved.concat(refused.keys + failed)
@@ -53,8 +53,10 @@ module RubyLLM
         end
 
         # Takes the next batch off +pending+: [[path, bytes]...] and
-        # {path => why} for those whose content could not be read.
-        def next_batch(pending)
+        # {path => why} for those whose content could not be read. A file
+        # bigger than a batch holds, given as a File, is written on its own
+        # from it, streamed, and goes in +alone+ (saved StoredFiles).
+        def next_batch(pending, alone)
           entries = []
           refused = {}
           bytes_in_batch = 0
@@ -62,7 +64,10 @@ module RubyLLM
                 (entries.empty? || bytes_in_batch < BATCH_BYTES)
             pending.shift
             begin
-              bytes = content_of(yield(path))
+              content = yield(path)
+              next alone << write_alone(path, content) if big_file?(content)
+
+              bytes = content_of(content)
               entries << [FileStore.path(path), bytes]
               bytes_in_batch += bytes.bytesize
             rescue StandardError => e

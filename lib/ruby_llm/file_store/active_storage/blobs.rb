@@ -37,8 +37,7 @@ module RubyLLM
         def upload_all(entries)
           ios = entries.map { |_path, bytes, _content_type| StringIO.new(bytes) }
           blobs = entries.zip(ios).map do |(path, _bytes, content_type), io|
-            blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:,
-                                             metadata: { identified: true, analyzed: true, MARK => true })
+            blob = new_blob(path, content_type)
             blob.unfurl(io, identify: false)
             blob
           end
@@ -50,16 +49,37 @@ module RubyLLM
           raise
         end
 
+        # A blob with what +io+ holds (from where it is, to its end: the
+        # +content+ a Streams summary describes, with its size and checksum,
+        # so Active Storage reads it only to upload it), its row saved first
+        # (see PendingBlobs), then uploaded. Keeps the line index in its metadata (see Streams).
+        def upload_io(path, io, content_type, content)
+          blob = new_blob(path, content_type, line_index: content[:line_index])
+          blob.assign_attributes(checksum: content.fetch(:checksum), byte_size: content.fetch(:byte_size))
+          saved = save_pending([blob]).first
+          saved.upload_without_unfurling(io)
+          saved
+        rescue Exception # rubocop:disable Lint/RescueException -- an interrupt mid-upload must not leave a blob
+          discard(saved) if saved
+          raise
+        end
+
+        def new_blob(path, content_type, line_index: nil)
+          metadata = { identified: true, analyzed: true, MARK => true }
+          metadata[Streams::LINE_INDEX] = line_index if line_index
+          ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
+        end
+
         # Saves the row at +path+ with +blob+ attached; +uploaded+ says
         # whether the store uploaded the blob (and so may delete it).
-        def store_blob(path, blob, bytes, content_type, uploaded:)
-          digest = FileStores::Native.sha256_hex(bytes)
-          text = row_text(content_type, bytes)
+        # +content+ is what the row keeps of it: { digest:, byte_size:, text: }.
+        def store_blob(path, blob, content, content_type, uploaded:)
+          digest, byte_size, text = content.values_at(:digest, :byte_size, :text)
           with_lock do
             RubyLLM::ActiveRecord::ChatFile.transaction(requires_new: true) do
               check_place(path)
-              check_room(path, bytes.bytesize)
-              save_row(path, blob, content_type:, byte_size: bytes.bytesize, digest:, text:, uploaded:)
+              check_room(path, byte_size)
+              save_row(path, blob, content_type:, byte_size:, digest:, text:, uploaded:)
             end
           end
         rescue Exception # rubocop:disable Lint/RescueException -- an interrupt mid-write must not leave a blob
@@ -119,15 +139,9 @@ module RubyLLM
         end
 
         # The bytes of +row+ (loaded with its text): from its text when that
-        # is the file exactly (its digest says so), else downloaded.
+        # is the file exactly (its digest says so), else downloaded whole.
         def bytes_of(row)
-          text = row.text
-          return text.b if text && text.bytesize == row.byte_size && FileStores::Native.sha256_hex(text) == row.digest
-
-          blob = ::ActiveStorage::Attachment.find_by(record: row, name: 'file')&.blob
-          raise RubyLLM::FileNotFoundError, "#{row.path} has no file in Active Storage" unless blob
-
-          blob.download.b
+          exact_text(row) || blob_of(row).download.b
         end
       end
     end

@@ -55,7 +55,10 @@ module RubyLLM
             dir = File.dirname(full)
             made[dir] ||= FileUtils.mkdir_p(dir)
             versions[file.path] = version(store[file.path])
-            File.binwrite(full, store.read(file.path))
+            # In chunks: a store that streams (Active Storage) copies a big file in bounded memory.
+            File.open(full, File::WRONLY | File::CREAT | File::TRUNC | File::BINARY) do |out|
+              store.each_chunk(file.path) { |chunk| out.write(chunk) }
+            end
           end
           versions
         end

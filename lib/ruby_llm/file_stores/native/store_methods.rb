@@ -133,6 +133,17 @@ module RubyLLM
                   "#{file.path} (#{file.content_type}) has no text: no converter reads this format")
         end
 
+        # Yields the bytes of the file at +path+ in chunks (Strings), in order,
+        # and returns nil (an Enumerator without a block): the way to copy a
+        # big file out of a store. This default yields #read's String, the
+        # whole file at once; the Active Storage store streams its blob.
+        def each_chunk(path, &block)
+          return enum_for(:each_chunk, path) unless block
+
+          block.call(read(path))
+          nil
+        end
+
         # A window of the text file at +path+ (a RubyLLM::FileStore::LineWindow):
         # lines +offset+ (from 1) on, +limit+ of them (nil: to the end), as
         # many as fit in +max_chars+ characters (nil: no limit), with the
