@@ -221,6 +221,15 @@ impl Font {
             self.default_width = w;
         }
         let first = get(doc, dict, b"FirstChar").and_then(number).unwrap_or(0.0) as u32;
+        let given = matches!(get(doc, dict, b"Widths"), Some(Object::Array(ws)) if !ws.is_empty());
+        if !given && !type3 {
+            let base = get(doc, dict, b"BaseFont")
+                .and_then(|o| o.as_name().ok())
+                .unwrap_or(b"");
+            if let Some(ws) = crate::standard::widths(base, &self.simple) {
+                self.widths = ws;
+            }
+        }
         if let Some(Object::Array(ws)) = get(doc, dict, b"Widths") {
             for (i, w) in ws.iter().take(256).enumerate() {
                 if let Some(w) = number(deref(doc, w)) {
