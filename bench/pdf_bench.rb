@@ -66,39 +66,46 @@ end
 # Text means 8 or more word characters (the converter's MIN_WORD_CHARS).
 def text?(ref) = ref.sum { |word, n| word.scan(/[[:alnum:]]/).size * n } >= 8
 
+# Adds one file's answer against pdftotext's words +ref+ to +stats+.
+def score_file(stats, answer, ref)
+  stats[:with_text] += 1
+  return stats[:wrong_nil] += 1 if answer.nil?
+  return unless answer.is_a?(String)
+
+  got = words(answer.gsub(/^## Page \d+$/, ''))
+  common = ref.sum { |w, n| [n, got.fetch(w, 0)].min }
+  stats[:common] += common
+  stats[:ref] += ref.values.sum
+  stats[:got] += got.values.sum
+  [ref.values.sum - common, got.values.sum - common]
+end
+
 def score(results, refs)
-  s = Hash.new(0)
-  s[:losses] = []
+  stats = Hash.new(0)
+  stats[:losses] = []
   results.each do |path, (answer, seconds)|
-    s[:seconds] += seconds
-    s[answer] += 1 if answer.is_a?(Symbol)
+    stats[:seconds] += seconds
+    stats[answer] += 1 if answer.is_a?(Symbol)
     ref = refs[path][0]
     next if ref.nil? || !text?(ref)
 
-    s[:with_text] += 1
-    next s[:wrong_nil] += 1 if answer.nil?
-    next unless answer.is_a?(String)
-
-    got = words(answer.gsub(/^## Page \d+$/, ''))
-    common = ref.sum { |w, n| [n, got.fetch(w, 0)].min }
-    s[:common] += common
-    s[:ref] += ref.values.sum
-    s[:got] += got.values.sum
-    s[:losses] << [ref.values.sum - common, got.values.sum - common, File.basename(path)]
+    loss = score_file(stats, answer, ref)
+    stats[:losses] << [*loss, File.basename(path)] if loss.is_a?(Array)
   end
-  s
+  stats
 end
 
-def row(label, s, ptt_seconds, files)
+def row(label, stats, ptt_seconds, files)
   format('  %-7s recall %.3f  precision %.3f  wrong nil %3d of %3d (%.1f%%)  refused %3d  crashed %d  ' \
          'timed out %d  %6.1f files/s (%.2fx pdftotext)',
-         label, s[:common].fdiv(s[:ref]), s[:common].fdiv(s[:got]), s[:wrong_nil], s[:with_text],
-         100.0 * s[:wrong_nil] / [s[:with_text], 1].max, s[:error], s[:crash], s[:timeout],
-         files / s[:seconds], ptt_seconds / s[:seconds])
+         label, stats[:common].fdiv(stats[:ref]), stats[:common].fdiv(stats[:got]), stats[:wrong_nil],
+         stats[:with_text], 100.0 * stats[:wrong_nil] / [stats[:with_text], 1].max, stats[:error], stats[:crash],
+         stats[:timeout], files / stats[:seconds], ptt_seconds / stats[:seconds])
 end
 
 abort 'pdftotext is missing: apt-get install poppler-utils' unless system('which pdftotext > /dev/null')
-corpora = ARGV.empty? ? [ENV['PDF_CORPUS'] || "#{CACHE}/pdf_corpus", ENV['PDF_CORPUS_EXTRA'] || "#{CACHE}/pdf_corpus_extra"] : ARGV
+defaults = [ENV['PDF_CORPUS'] || "#{CACHE}/pdf_corpus", ENV['PDF_CORPUS_EXTRA'] || "#{CACHE}/pdf_corpus_extra"]
+corpora = ARGV.empty? ? defaults : ARGV
 new_lib = File.expand_path('../lib', __dir__)
 old_lib = ENV['OLD_LIB'] || '/work/old/lib'
 corpora.each do |corpus|
@@ -111,7 +118,7 @@ corpora.each do |corpus|
   refs = pdftotext(files)
   ptt_seconds = refs.values.sum { |_, seconds| seconds }
   puts "corpus #{corpus}: #{files.size} PDFs, pdftotext #{(files.size / ptt_seconds).round(1)} files/s " \
-       "(targets: recall 0.95, precision 0.97, wrong nil 1%, speed 1x)"
+       '(targets: recall 0.95, precision 0.97, wrong nil 1%, speed 1x)'
   after = nil
   [['before', old_lib], ['after', new_lib]].each do |label, lib|
     next warn("  #{label}: no build in #{lib}") unless Dir.exist?(lib)
@@ -121,5 +128,9 @@ corpora.each do |corpus|
     puts row(label, s, ptt_seconds, files.size)
   end
   worst = ENV.fetch('BENCH_PDF_WORDS', '0').to_i
-  after[:losses].max_by(worst) { |lost, _, _| lost }.each { |lost, extra, name| puts "    #{name}: #{lost} missed, #{extra} extra" } if after
+  next unless after
+
+  after[:losses].max_by(worst) { |lost, _, _| lost }.each do |lost, extra, name|
+    puts "    #{name}: #{lost} missed, #{extra} extra"
+  end
 end

@@ -29,12 +29,14 @@ fn metrics(base: &[u8]) -> Option<&'static str> {
             (false, true) => afm::HELVETICA_OBLIQUE,
             (true, true) => afm::HELVETICA_BOLD_OBLIQUE,
         },
-        "Times" | "TimesNewRoman" | "TimesNewRomanPS" | "TimesNewRomanPSMT" => match (bold, slanted) {
-            (false, false) => afm::TIMES_ROMAN,
-            (true, false) => afm::TIMES_BOLD,
-            (false, true) => afm::TIMES_ITALIC,
-            (true, true) => afm::TIMES_BOLD_ITALIC,
-        },
+        "Times" | "TimesNewRoman" | "TimesNewRomanPS" | "TimesNewRomanPSMT" => {
+            match (bold, slanted) {
+                (false, false) => afm::TIMES_ROMAN,
+                (true, false) => afm::TIMES_BOLD,
+                (false, true) => afm::TIMES_ITALIC,
+                (true, true) => afm::TIMES_BOLD_ITALIC,
+            }
+        }
         "Courier" | "CourierNew" | "CourierNewPSMT" => match (bold, slanted) {
             (false, false) => afm::COURIER,
             (true, false) => afm::COURIER_BOLD,

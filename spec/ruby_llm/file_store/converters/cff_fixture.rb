@@ -10,28 +10,38 @@ class CffFixture
     @first = first
   end
 
+  HEADER = [1, 0, 4, 1].pack('C*')
+  NO_SUBRS = [0].pack('n')
+  PRIVATE_DICT = [139, 20].pack('CC') # defaultWidthX 0
+
   def bytes
-    head = [1, 0, 4, 1].pack('C*') + index(['Fixture']) # rubocop:disable Style/StringConcatenation
-    strings = index(@names)
-    gsubrs = [0].pack('n')
     # The Top DICT's offsets are 5-byte integers, so its size is known first.
-    top_size = index([top_dict(0, 0, 0, 0)]).bytesize
-    charset_at = head.bytesize + top_size + strings.bytesize + gsubrs.bytesize
-    charset = [0].pack('C') + (0...@names.size).map { |i| 391 + i }.pack('n*')
-    encoding_at = charset_at + charset.bytesize
-    encoding = [0, @names.size].pack('CC') + (0...@names.size).map { |i| @first + i }.pack('C*')
-    glyphs_at = encoding_at + encoding.bytesize
-    glyphs = index(Array.new(@names.size + 1) { [14].pack('C') })
-    private_at = glyphs_at + glyphs.bytesize
-    private_dict = [139, 20].pack('CC') # defaultWidthX 0
-    top = index([top_dict(charset_at, encoding_at, glyphs_at, private_at, private_dict.bytesize)])
-    head + top + strings + gsubrs + charset + encoding + glyphs + private_dict
+    start = front([0] * 5).bytesize
+    offsets = tables.each_with_object([start]) { |table, acc| acc << (acc.last + table.bytesize) }
+    front(offsets.first(4) + [PRIVATE_DICT.bytesize]) + tables.join
   end
 
   private
 
-  def top_dict(charset, encoding, glyphs, private_at, private_size = 0)
-    int(charset) + [15].pack('C') + int(encoding) + [16].pack('C') + int(glyphs) + [17].pack('C') +
+  # Format 0 charset and encoding: glyph i + 1 is string 391 + i, and code +first+ + i.
+  # The header and the INDEXes before the tables, the Top DICT's offsets +offsets+.
+  def front(offsets) = HEADER + index(['Fixture']) + index([top_dict(offsets)]) + index(@names) + NO_SUBRS
+
+  def tables = [charset, encoding, index(Array.new(@names.size + 1) { [14].pack('C') }), PRIVATE_DICT]
+
+  def charset
+    [0].pack('C') + (0...@names.size).map { |i| 391 + i }.pack('n*')
+  end
+
+  def encoding
+    [0, @names.size].pack('CC') + (0...@names.size).map { |i| @first + i }.pack('C*')
+  end
+
+  # +offsets+: the charset's, the encoding's, the CharStrings' and the
+  # Private DICT's (defaultWidthX 0), then that dict's size.
+  def top_dict(offsets)
+    charset_at, encoding_at, glyphs_at, private_at, private_size = offsets
+    int(charset_at) + [15].pack('C') + int(encoding_at) + [16].pack('C') + int(glyphs_at) + [17].pack('C') +
       int(private_size) + int(private_at) + [18].pack('C')
   end
 
