@@ -33,4 +33,12 @@ module PdfFontFixtures
            '/Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [128 /f_f_i /T_h] >> >>'
     text_pdf("BT /F1 12 Tf 72 720 Td (\\201e e\\200cient) Tj ET\n", font:)
   end
+
+  # Times-Roman without /Widths, two labels 40 points apart at 8 points: by
+  # Times' own widths 2.4 points lie between them; at a guessed half em each
+  # they overlap.
+  def pdf_with_standard_font_labels
+    text_pdf("BT /F1 8 Tf 35 50 Td (A, B = 0.10) Tj 40 0 Td (A, B = 0.20) Tj ET\n",
+             font: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>')
+  end
 end

@@ -24,4 +24,8 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   it 'reads ligature glyph names by their components (f_f_i, T_h)' do
     expect(convert(pdf_with_ligature_names)).to eq("## Page 1\n\nThe efficient\n")
   end
+
+  it "places a standard font's glyphs by its own widths where the PDF gives none" do
+    expect(convert(pdf_with_standard_font_labels)).to eq("## Page 1\n\nA, B = 0.10 A, B = 0.20\n")
+  end
 end
