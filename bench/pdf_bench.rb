@@ -103,11 +103,53 @@ def row(label, stats, ptt_seconds, files)
          stats[:timeout], files / stats[:seconds], ptt_seconds / stats[:seconds])
 end
 
+# ruby-pdf-reader is slow: the first 60 files, in one Ruby process, timed
+# inside it after loading the gem; nil when it is missing.
+READER = <<~'RUBY'
+  require 'pdf/reader'
+  t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  ARGV.each do |path|
+    Timeout.timeout(30) { PDF::Reader.new(path).pages.each(&:text) }
+  rescue Exception # a broken file may raise anything, even SystemStackError
+    nil
+  end
+  print Process.clock_gettime(Process::CLOCK_MONOTONIC) - t
+RUBY
+def reader_seconds(sample)
+  seconds, status = Open3.capture2(RbConfig.ruby, '-rtimeout', '-e', READER, *sample, err: File::NULL)
+  status.success? && seconds.to_f.positive? ? seconds.to_f : nil
+end
+
 abort 'pdftotext is missing: apt-get install poppler-utils' unless system('which pdftotext > /dev/null')
 defaults = [ENV['PDF_CORPUS'] || "#{CACHE}/pdf_corpus", ENV['PDF_CORPUS_EXTRA'] || "#{CACHE}/pdf_corpus_extra"]
 corpora = ARGV.empty? ? defaults : ARGV
 new_lib = File.expand_path('../lib', __dir__)
 old_lib = ENV['OLD_LIB'] || '/work/old/lib'
+# The two builds on one corpus, and ruby-pdf-reader on its first files.
+def bench_corpus(files, builds)
+  refs = pdftotext(files)
+  ptt_seconds = refs.values.sum { |_, seconds| seconds }
+  puts "  pdftotext #{(files.size / ptt_seconds).round(1)} files/s " \
+       '(targets: recall 0.95, precision 0.97, wrong nil 1%, speed 1x)'
+  builds.filter_map do |label, lib|
+    next warn("  #{label}: no build in #{lib}") unless Dir.exist?(lib)
+
+    results = convert_with(lib, files)
+    stats = score(results, refs)
+    stats[:sample_seconds] = files.first(60).sum { |path| results[path][1] }
+    puts row(label, stats, ptt_seconds, files.size)
+    stats
+  end.last
+end
+
+def print_reader(sample, after)
+  reader = reader_seconds(sample)
+  return puts('  ruby-pdf-reader: missing or failed (apt-get install ruby-pdf-reader)') unless reader
+
+  puts "  ruby-pdf-reader on the first #{sample.size} files: #{(sample.size / reader).round(1)} files/s " \
+       "in one process (after: #{(reader / after[:sample_seconds]).round(1)}x faster)"
+end
+
 corpora.each do |corpus|
   files = Dir[File.join(corpus, '*.pdf')]
   if files.empty?
@@ -115,22 +157,12 @@ corpora.each do |corpus|
     warn "No PDFs in #{corpus}: run bench/#{maker} first"
     next
   end
-  refs = pdftotext(files)
-  ptt_seconds = refs.values.sum { |_, seconds| seconds }
-  puts "corpus #{corpus}: #{files.size} PDFs, pdftotext #{(files.size / ptt_seconds).round(1)} files/s " \
-       '(targets: recall 0.95, precision 0.97, wrong nil 1%, speed 1x)'
-  after = nil
-  [['before', old_lib], ['after', new_lib]].each do |label, lib|
-    next warn("  #{label}: no build in #{lib}") unless Dir.exist?(lib)
-
-    s = score(convert_with(lib, files), refs)
-    after = s
-    puts row(label, s, ptt_seconds, files.size)
-  end
-  worst = ENV.fetch('BENCH_PDF_WORDS', '0').to_i
+  puts "corpus #{corpus}: #{files.size} PDFs"
+  after = bench_corpus(files, [['before', old_lib], ['after', new_lib]])
   next unless after
 
-  after[:losses].max_by(worst) { |lost, _, _| lost }.each do |lost, extra, name|
+  print_reader(files.first(60), after)
+  after[:losses].max_by(ENV.fetch('BENCH_PDF_WORDS', '0').to_i) { |lost, _, _| lost }.each do |lost, extra, name|
     puts "    #{name}: #{lost} missed, #{extra} extra"
   end
 end
