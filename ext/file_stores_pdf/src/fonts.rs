@@ -437,6 +437,23 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
             }
         }
     }
+    let named = matches!(
+        base_name,
+        b"WinAnsiEncoding" | b"MacRomanEncoding" | b"MacExpertEncoding"
+    ) || matches!(encoding, Some(Object::Name(n)) if n == b"StandardEncoding")
+        || matches!(encoding, Some(Object::Dictionary(d)) if d.get(b"BaseEncoding").is_ok());
+    if !named {
+        // Symbol and ZapfDingbats have encodings of their own, the base
+        // when the PDF names none (a standard one named still wins).
+        if let Some(map) = symbolic_base(doc, dict) {
+            for (b, slot) in table.iter_mut().enumerate() {
+                *slot = map
+                    .get(b as u8)
+                    .filter(|c| !c.is_control() && !('\u{E000}'..='\u{F8FF}').contains(c))
+                    .map(String::from);
+            }
+        }
+    }
     if !matches!(encoding, Some(Object::Name(_))) {
         // An embedded Type1 font's own encoding is the base when the PDF
         // names none.
@@ -476,6 +493,25 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
         }
     }
     table
+}
+
+/// The built-in encoding of the standard font Symbol or ZapfDingbats, when
+/// the font names one of them (with a subset tag or a style, too).
+fn symbolic_base(doc: &Document, dict: &Dictionary) -> Option<&'static pdf_encoding::ForwardMap> {
+    let base = get(doc, dict, b"BaseFont").and_then(|o| o.as_name().ok())?;
+    let base = match base.iter().position(|&b| b == b'+') {
+        Some(6) => &base[7..],
+        _ => base,
+    };
+    let family = base
+        .split(|&b| b == b',' || b == b'-')
+        .next()
+        .unwrap_or(base);
+    match family {
+        b"Symbol" => pdf_encoding::Encoding::AdobeSymbol.forward_map(),
+        b"ZapfDingbats" => pdf_encoding::Encoding::AdobeZdingbat.forward_map(),
+        _ => None,
+    }
 }
 
 /// The built-in encoding of an embedded Type1 font program: the

@@ -41,4 +41,11 @@ module PdfFontFixtures
     text_pdf("BT /F1 8 Tf 35 50 Td (A, B = 0.10) Tj 40 0 Td (A, B = 0.20) Tj ET\n",
              font: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>')
   end
+
+  # The standard font Symbol with no /Encoding: its own encoding gives
+  # Greek for Latin codes.
+  def pdf_with_symbol_font
+    text_pdf("BT /F1 12 Tf 72 720 Td (abgdpqlm) Tj ET\n",
+             font: '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>')
+  end
 end

@@ -28,4 +28,8 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   it "places a standard font's glyphs by its own widths where the PDF gives none" do
     expect(convert(pdf_with_standard_font_labels)).to eq("## Page 1\n\nA, B = 0.10 A, B = 0.20\n")
   end
+
+  it 'reads the standard font Symbol through its own encoding when the PDF names none' do
+    expect(convert(pdf_with_symbol_font)).to eq("## Page 1\n\nαβγδπθλμ\n")
+  end
 end
