@@ -221,6 +221,15 @@ impl Font {
             self.default_width = w;
         }
         let first = get(doc, dict, b"FirstChar").and_then(number).unwrap_or(0.0) as u32;
+        let given = matches!(get(doc, dict, b"Widths"), Some(Object::Array(ws)) if !ws.is_empty());
+        if !given && !type3 {
+            let base = get(doc, dict, b"BaseFont")
+                .and_then(|o| o.as_name().ok())
+                .unwrap_or(b"");
+            if let Some(ws) = crate::standard::widths(base, &self.simple) {
+                self.widths = ws;
+            }
+        }
         if let Some(Object::Array(ws)) = get(doc, dict, b"Widths") {
             for (i, w) in ws.iter().take(256).enumerate() {
                 if let Some(w) = number(deref(doc, w)) {
@@ -428,6 +437,23 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
             }
         }
     }
+    let named = matches!(
+        base_name,
+        b"WinAnsiEncoding" | b"MacRomanEncoding" | b"MacExpertEncoding"
+    ) || matches!(encoding, Some(Object::Name(n)) if n == b"StandardEncoding")
+        || matches!(encoding, Some(Object::Dictionary(d)) if d.get(b"BaseEncoding").is_ok());
+    if !named {
+        // Symbol and ZapfDingbats have encodings of their own, the base
+        // when the PDF names none (a standard one named still wins).
+        if let Some(map) = symbolic_base(doc, dict) {
+            for (b, slot) in table.iter_mut().enumerate() {
+                *slot = map
+                    .get(b as u8)
+                    .filter(|c| !c.is_control() && !('\u{E000}'..='\u{F8FF}').contains(c))
+                    .map(String::from);
+            }
+        }
+    }
     if !matches!(encoding, Some(Object::Name(_))) {
         // An embedded Type1 font's own encoding is the base when the PDF
         // names none.
@@ -469,14 +495,37 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
     table
 }
 
-/// The `dup CODE /name put` entries of an embedded Type1 font program's
-/// cleartext part (its built-in encoding).
+/// The built-in encoding of the standard font Symbol or ZapfDingbats, when
+/// the font names one of them (with a subset tag or a style, too).
+fn symbolic_base(doc: &Document, dict: &Dictionary) -> Option<&'static pdf_encoding::ForwardMap> {
+    let base = get(doc, dict, b"BaseFont").and_then(|o| o.as_name().ok())?;
+    let base = match base.iter().position(|&b| b == b'+') {
+        Some(6) => &base[7..],
+        _ => base,
+    };
+    let family = base
+        .split(|&b| b == b',' || b == b'-')
+        .next()
+        .unwrap_or(base);
+    match family {
+        b"Symbol" => pdf_encoding::Encoding::AdobeSymbol.forward_map(),
+        b"ZapfDingbats" => pdf_encoding::Encoding::AdobeZdingbat.forward_map(),
+        _ => None,
+    }
+}
+
+/// The built-in encoding of an embedded Type1 font program: the
+/// `dup CODE /name put` entries of its cleartext part, or, for a compact
+/// (CFF, `/FontFile3`) program, the glyph each code selects through the
+/// program's own encoding and charset, by name.
 fn type1_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<(usize, Vec<u8>)> {
-    let Some(program) = get(doc, dict, b"FontDescriptor")
-        .and_then(|o| o.as_dict().ok())
-        .and_then(|d| get(doc, d, b"FontFile"))
-        .and_then(|o| o.as_stream().ok())
-    else {
+    let Some(descriptor) = get(doc, dict, b"FontDescriptor").and_then(|o| o.as_dict().ok()) else {
+        return Vec::new();
+    };
+    if let Some(program) = get(doc, descriptor, b"FontFile3").and_then(|o| o.as_stream().ok()) {
+        return cff_encoding(program, budget);
+    }
+    let Some(program) = get(doc, descriptor, b"FontFile").and_then(|o| o.as_stream().ok()) else {
         return Vec::new();
     };
     let Ok(bytes) = filters::decoded(program, MAX_FONT_BYTES, budget) else {
@@ -506,6 +555,32 @@ fn type1_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<(us
     out
 }
 
+/// The glyph name of each code of a CFF program's built-in encoding (a
+/// name-keyed font only: a CID-keyed one has none).
+fn cff_encoding(program: &lopdf::Stream, budget: &Budget) -> Vec<(usize, Vec<u8>)> {
+    let Ok(bytes) = filters::decoded(program, MAX_FONT_BYTES, budget) else {
+        return Vec::new();
+    };
+    let Some(cff) = ttf_parser::cff::Table::parse(&bytes) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for code in 0..=255u8 {
+        // A custom encoding is searched from its start for each code.
+        if code == 128 && budget.check().is_err() {
+            break;
+        }
+        let name = cff
+            .glyph_index(code)
+            .filter(|gid| gid.0 != 0)
+            .and_then(|gid| cff.glyph_name(gid));
+        if let Some(name) = name {
+            out.push((usize::from(code), name.as_bytes().to_vec()));
+        }
+    }
+    out
+}
+
 /// Names such as `a97`, `g65` or `cid48` that carry the code itself, as some
 /// generators of Type3 fonts write them: the code's text in the base
 /// encoding, as pdftotext reads them.
@@ -530,11 +605,27 @@ fn numeric_name(name: &[u8], code: usize, base: &[Option<String>]) -> Option<Str
         .or_else(|| (n >= 0xa0).then(|| char::from(n as u8).to_string()))
 }
 
-/// The text of a glyph name: `uniXXXX`, `uXXXX`, a single letter or digit,
-/// or a common name; `None` for names that say nothing (`g12`, `cid7`).
+/// The text of a glyph name as the Adobe Glyph List specification reads it:
+/// what follows the first `.` is a variant suffix (`a.sc`), and `_` joins
+/// components (`f_f_i`, `uni0066_uni0069`), each read by [`component_text`];
+/// `None` when a component says nothing (`g12`, `cid7`).
 pub fn glyph_text(name: &[u8]) -> Option<String> {
     let name = std::str::from_utf8(name).ok()?;
-    let base = name.split(['.', '_']).next().unwrap_or(name);
+    let base = name.split('.').next().unwrap_or(name);
+    if base.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    for component in base.split('_') {
+        out.push_str(&component_text(component)?);
+    }
+    Some(out)
+}
+
+/// One component of a glyph name: `uniXXXX`, `uXXXX`, a single letter or
+/// digit, a common name (ligatures as their letters), or any name of the
+/// Adobe Glyph List (`element`, `arrowright`, `Gamma`).
+fn component_text(base: &str) -> Option<String> {
     if let Some(hex) = base.strip_prefix("uni") {
         if hex.len() >= 4 && hex.len() % 4 == 0 {
             let units: Option<Vec<u16>> = (0..hex.len())
@@ -570,7 +661,8 @@ pub fn glyph_text(name: &[u8]) -> Option<String> {
         "comma" => ",",
         "colon" => ":",
         "semicolon" => ";",
-        "hyphen" | "minus" => "-",
+        "hyphen" => "-",
+        "minus" => "\u{2212}",
         "endash" => "–",
         "emdash" => "—",
         "quoteright" => "’",
@@ -618,7 +710,13 @@ pub fn glyph_text(name: &[u8]) -> Option<String> {
         "paragraph" => "¶",
         "dagger" => "†",
         "ellipsis" => "…",
-        _ => return accented(base),
+        _ => {
+            return accented(base).or_else(|| {
+                pdf_encoding::glyphname_to_unicode(base)
+                    .filter(|t| !t.chars().any(|c| ('\u{E000}'..='\u{F8FF}').contains(&c)))
+                    .map(str::to_owned)
+            })
+        }
     };
     Some(text.to_owned())
 }
@@ -688,5 +786,19 @@ mod tests {
         assert_eq!(glyph_text(b"eacute").as_deref(), Some("e\u{301}"));
         assert_eq!(glyph_text(b"a.sc").as_deref(), Some("a"));
         assert_eq!(glyph_text(b"g12"), None);
+    }
+
+    #[test]
+    fn reads_agl_names_and_ligatures_by_their_components() {
+        assert_eq!(glyph_text(b"element").as_deref(), Some("\u{2208}"));
+        assert_eq!(glyph_text(b"arrowright").as_deref(), Some("\u{2192}"));
+        assert_eq!(glyph_text(b"Gamma").as_deref(), Some("\u{393}"));
+        assert_eq!(glyph_text(b"f_f_i").as_deref(), Some("ffi"));
+        assert_eq!(glyph_text(b"uni0066_uni0069.alt").as_deref(), Some("fi"));
+        assert_eq!(glyph_text(b"T_h").as_deref(), Some("Th"));
+        // A private-use AGL entry (small capitals) is no text.
+        assert_eq!(glyph_text(b"Asmall"), None);
+        assert_eq!(glyph_text(b"f_g12"), None);
+        assert_eq!(glyph_text(b".notdef"), None);
     }
 }

@@ -37,6 +37,7 @@ pub mod fonts;
 pub mod legacy;
 pub mod load;
 pub mod pages;
+pub mod standard;
 pub mod syntax;
 pub mod text;
 

@@ -1,0 +1,109 @@
+//! The widths of the 14 standard fonts, for a simple font that names one
+//! (`/BaseFont /Times-Roman`) and gives no `/Widths`: as every reader does,
+//! from Adobe's font metrics (the AFM files of `pdf-core-14-font-afms`).
+//! Without them each glyph would advance a guessed half em, and words placed
+//! apart by `Td` run into each other or split.
+
+use std::collections::HashMap;
+
+use crate::fonts::glyph_text;
+
+/// The AFM text of a standard font named `base` (a subset tag and the
+/// common Windows names, `Arial,Bold` or `TimesNewRoman`, included).
+fn metrics(base: &[u8]) -> Option<&'static str> {
+    use pdf_core_14_font_afms as afm;
+    let name = std::str::from_utf8(base).ok()?;
+    // A subset tag: six capitals and a plus.
+    let name = match name.split_once('+') {
+        Some((tag, rest)) if tag.len() == 6 && tag.bytes().all(|b| b.is_ascii_uppercase()) => rest,
+        _ => name,
+    };
+    let (family, style) = name.split_once([',', '-']).unwrap_or((name, ""));
+    let style = style.to_ascii_lowercase();
+    let bold = style.contains("bold");
+    let slanted = style.contains("italic") || style.contains("oblique");
+    Some(match family {
+        "Helvetica" | "Arial" | "ArialMT" => match (bold, slanted) {
+            (false, false) => afm::HELVETICA,
+            (true, false) => afm::HELVETICA_BOLD,
+            (false, true) => afm::HELVETICA_OBLIQUE,
+            (true, true) => afm::HELVETICA_BOLD_OBLIQUE,
+        },
+        "Times" | "TimesNewRoman" | "TimesNewRomanPS" | "TimesNewRomanPSMT" => {
+            match (bold, slanted) {
+                (false, false) => afm::TIMES_ROMAN,
+                (true, false) => afm::TIMES_BOLD,
+                (false, true) => afm::TIMES_ITALIC,
+                (true, true) => afm::TIMES_BOLD_ITALIC,
+            }
+        }
+        "Courier" | "CourierNew" | "CourierNewPSMT" => match (bold, slanted) {
+            (false, false) => afm::COURIER,
+            (true, false) => afm::COURIER_BOLD,
+            (false, true) => afm::COURIER_OBLIQUE,
+            (true, true) => afm::COURIER_BOLD_OBLIQUE,
+        },
+        "Symbol" => afm::SYMBOL,
+        "ZapfDingbats" => afm::ZAPF_DINGBATS,
+        _ => return None,
+    })
+}
+
+/// The width of each code of a standard font named `base` whose codes read
+/// as `text` (the font's encoding): by glyph text where the code has one,
+/// else by the font's own code (Symbol, ZapfDingbats).
+pub fn widths(base: &[u8], text: &[Option<String>]) -> Option<HashMap<u32, f32>> {
+    let afm = metrics(base)?;
+    let mut by_text: HashMap<String, f32> = HashMap::new();
+    let mut by_code: HashMap<u32, f32> = HashMap::new();
+    for line in afm.lines().filter(|l| l.starts_with("C ")) {
+        let (mut code, mut width, mut name) = (None, None, None);
+        for field in line.split(';') {
+            let mut parts = field.split_whitespace();
+            match (parts.next(), parts.next()) {
+                (Some("C"), Some(c)) => code = c.parse::<i32>().ok(),
+                (Some("WX"), Some(w)) => width = w.parse::<f32>().ok(),
+                (Some("N"), Some(n)) => name = Some(n),
+                _ => {}
+            }
+        }
+        let Some(width) = width else { continue };
+        if let Some(code) = code.and_then(|c| u32::try_from(c).ok()) {
+            by_code.insert(code, width);
+        }
+        if let Some(t) = name.and_then(|n| glyph_text(n.as_bytes())) {
+            by_text.entry(t).or_insert(width);
+        }
+    }
+    let mut out = HashMap::new();
+    for code in 0..256u32 {
+        let width = text
+            .get(code as usize)
+            .and_then(|t| t.as_deref())
+            .and_then(|t| by_text.get(t))
+            .or_else(|| by_code.get(&code));
+        if let Some(&w) = width {
+            out.insert(code, w);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_widths_of_a_standard_font_by_its_encoding() {
+        let mut text = vec![None; 256];
+        text[65] = Some("A".to_owned());
+        text[200] = Some("A".to_owned());
+        let w = widths(b"Times-Roman", &text).unwrap_or_default();
+        assert_eq!(w.get(&65), Some(&722.0));
+        assert_eq!(w.get(&200), Some(&722.0));
+        assert_eq!(w.get(&32), Some(&250.0));
+        let bold = widths(b"ABCDEF+Arial,Bold", &text).unwrap_or_default();
+        assert_eq!(bold.get(&65), Some(&722.0));
+        assert_eq!(widths(b"Frutiger", &text), None);
+    }
+}

@@ -1,0 +1,51 @@
+# frozen_string_literal: true
+
+require_relative 'pdf_text_fixtures'
+require_relative 'cff_fixture'
+
+# PDFs whose words depend on how their fonts are read: a Type 1C (CFF)
+# program's built-in encoding and glyph names, ligature glyph names, and the
+# standard fonts' own widths where a PDF gives none.
+module PdfFontFixtures
+  include PdfTextFixtures
+
+  # The glyphs of the CFF font, codes from 1, and "Words fine x ∈ A." in them.
+  CFF_GLYPHS = %w[W o r d s space f_i n e x element A period].freeze
+  CFF_TEXT = '<0102030405 06 070809 06 0A 06 0B 06 0C0D>'
+
+  # A page shown in an embedded Type 1C font with no ToUnicode map; its
+  # /Encoding is +encoding+ (none: the program's built-in one).
+  def pdf_with_cff_font(encoding: nil)
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+Fixture ' \
+           "/FirstChar 1 /LastChar 13 /Widths [#{(['500'] * 13).join(' ')}] " \
+           "#{encoding ? "/Encoding #{encoding} " : ''}" \
+           '/FontDescriptor << /Type /FontDescriptor /FontName /ABCDEF+Fixture /Flags 4 ' \
+           '/FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 ' \
+           '/StemV 80 /FontFile3 6 0 R >> >>'
+    program = pdf_stream(CffFixture.new(CFF_GLYPHS).bytes, '/Subtype /Type1C ', deflate: true)
+    text_pdf("BT /F1 12 Tf 72 720 Td #{CFF_TEXT} Tj ET\n", font:, extra: [program])
+  end
+
+  # Helvetica whose /Differences name ligatures by their components
+  # (`f_f_i`, `T_h`), shown as "The efficient".
+  def pdf_with_ligature_names
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica ' \
+           '/Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [128 /f_f_i /T_h] >> >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td (\\201e e\\200cient) Tj ET\n", font:)
+  end
+
+  # Times-Roman without /Widths, two labels 40 points apart at 8 points: by
+  # Times' own widths 2.4 points lie between them; at a guessed half em each
+  # they overlap.
+  def pdf_with_standard_font_labels
+    text_pdf("BT /F1 8 Tf 35 50 Td (A, B = 0.10) Tj 40 0 Td (A, B = 0.20) Tj ET\n",
+             font: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>')
+  end
+
+  # The standard font Symbol with no /Encoding: its own encoding gives
+  # Greek for Latin codes.
+  def pdf_with_symbol_font
+    text_pdf("BT /F1 12 Tf 72 720 Td (abgdpqlm) Tj ET\n",
+             font: '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>')
+  end
+end

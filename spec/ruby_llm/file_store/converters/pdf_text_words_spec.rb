@@ -1,0 +1,35 @@
+# frozen_string_literal: true
+
+require_relative 'pdf_font_fixtures'
+
+# Words as pdftotext reads them, from fonts without ToUnicode maps: each
+# crafted file is one class of the words that differed on real PDFs.
+RSpec.describe RubyLLM::FileStore::Converters::PdfText do
+  include PdfFontFixtures
+
+  def convert(bytes)
+    described_class.call(RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: 'doc.pdf',
+                                                                   mime_type: 'application/pdf', path: 'doc.pdf'))
+  end
+
+  it "reads a Type 1C (CFF) font through its program's built-in encoding and glyph names" do
+    expect(convert(pdf_with_cff_font)).to eq("## Page 1\n\nWords fine x ∈ A.\n")
+  end
+
+  it 'reads /Differences on top of the CFF built-in encoding when no base encoding is named' do
+    expect(convert(pdf_with_cff_font(encoding: '<< /Type /Encoding /Differences [10 /B] >>')))
+      .to eq("## Page 1\n\nWords fine B ∈ A.\n")
+  end
+
+  it 'reads ligature glyph names by their components (f_f_i, T_h)' do
+    expect(convert(pdf_with_ligature_names)).to eq("## Page 1\n\nThe efficient\n")
+  end
+
+  it "places a standard font's glyphs by its own widths where the PDF gives none" do
+    expect(convert(pdf_with_standard_font_labels)).to eq("## Page 1\n\nA, B = 0.10 A, B = 0.20\n")
+  end
+
+  it 'reads the standard font Symbol through its own encoding when the PDF names none' do
+    expect(convert(pdf_with_symbol_font)).to eq("## Page 1\n\nαβγδπθλμ\n")
+  end
+end
