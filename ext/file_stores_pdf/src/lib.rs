@@ -37,6 +37,7 @@ pub mod fonts;
 pub mod legacy;
 pub mod load;
 pub mod pages;
+pub mod recover;
 pub mod syntax;
 pub mod text;
 
@@ -174,9 +175,8 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
     let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
     let mut interpreter = text::Interpreter::new(&doc, &bytes[start..], limits, cancelled);
     let page_ids = pages::page_ids(&doc, cancelled)?;
-    if page_ids.is_empty() {
-        return Err(Error::Broken("it has no pages".into()));
-    }
+    // A catalog with no pages holds no text layer: `None`, as for a scan,
+    // not an error.
     let mut out = Vec::with_capacity(page_ids.len());
     for id in page_ids {
         out.push(interpreter.page(id)?);
