@@ -54,7 +54,7 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
 
   it 'answers nil, not an error, for a catalog with no pages' do
     bytes = make_pdf('unused')
-    expect(convert(bytes.sub('/Kids [5 0 R] /Count 1', '/Kids [] /Count 0    '))).to be_nil
+    expect(convert(bytes.sub('/Kids [5 0 R] /Count 1', '/Kids [] /Count 0     '))).to be_nil
   end
 
   context 'with content streams through the standard filters' do
