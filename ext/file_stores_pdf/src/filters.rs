@@ -461,6 +461,93 @@ mod tests {
     }
 
     #[test]
+    fn undoes_png_and_tiff_predictors() {
+        let data: Vec<u8> = (0..=255u8)
+            .cycle()
+            .take(100)
+            .map(|b| b.wrapping_mul(7))
+            .collect();
+        let columns = 10;
+        // Each row tagged in turn None, Sub, Up, Average, Paeth.
+        let mut encoded = Vec::new();
+        let mut previous = vec![0u8; columns];
+        for (n, row) in data.chunks(columns).enumerate() {
+            let kind = (n % 5) as u8;
+            encoded.push(kind);
+            for (i, &b) in row.iter().enumerate() {
+                let left = if i > 0 { row[i - 1] } else { 0 };
+                let corner = if i > 0 { previous[i - 1] } else { 0 };
+                let guess = match kind {
+                    1 => left,
+                    2 => previous[i],
+                    3 => ((u16::from(left) + u16::from(previous[i])) / 2) as u8,
+                    4 => paeth(left, previous[i], corner),
+                    _ => 0,
+                };
+                encoded.push(b.wrapping_sub(guess));
+            }
+            previous = row.to_vec();
+        }
+        let mut params = Dictionary::new();
+        params.set("Predictor", 15);
+        params.set("Columns", columns as i64);
+        assert_eq!(predicted(encoded, Some(&params)), data);
+        let tiff: Vec<u8> = data
+            .chunks(columns)
+            .flat_map(|row| {
+                (0..row.len()).map(move |i| row[i].wrapping_sub(if i > 0 { row[i - 1] } else { 0 }))
+            })
+            .collect();
+        params.set("Predictor", 2);
+        assert_eq!(predicted(tiff, Some(&params)), data);
+        // A hostile row length is cut to the data.
+        params.set("Predictor", 12);
+        params.set("Columns", i64::MAX);
+        assert_eq!(predicted(vec![0, 1, 2], Some(&params)), vec![1, 2]);
+    }
+
+    #[test]
+    fn reads_each_filter_s_own_parameters_in_a_chain() {
+        let never = || false;
+        let budget = Budget::new(1 << 30, &never);
+        // Up-predicted rows of 4, deflated, then hex.
+        let rows = [2u8, b'B', b'T', b' ', b'(', 2, 0, 0, 0, 0];
+        let hex: String = zlib(&rows)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join("");
+        let mut dict = Dictionary::new();
+        dict.set(
+            "Filter",
+            vec![Object::Name(b"AHx".to_vec()), Object::Name(b"Fl".to_vec())],
+        );
+        let mut p = Dictionary::new();
+        p.set("Predictor", 12);
+        p.set("Columns", 4);
+        dict.set("DecodeParms", vec![Object::Null, Object::Dictionary(p)]);
+        let s = Stream::new(dict, format!("{hex}>").into_bytes());
+        assert_eq!(decoded(&s, 1 << 20, &budget).unwrap(), b"BT (BT (");
+    }
+
+    #[test]
+    fn lzw_early_change_zero_and_one() {
+        let never = || false;
+        let budget = Budget::new(1 << 30, &never);
+        let text: Vec<u8> = (0..3000u32).map(|i| b'a' + (i * 7 % 26) as u8).collect();
+        for early in [false, true] {
+            let mut encoder = if early {
+                weezl::encode::Encoder::with_tiff_size_switch(weezl::BitOrder::Msb, 8)
+            } else {
+                weezl::encode::Encoder::new(weezl::BitOrder::Msb, 8)
+            };
+            let data = encoder.encode(&text).unwrap();
+            assert_eq!(lzw(&data, 1 << 20, early, &budget).unwrap(), text);
+            assert_ne!(lzw(&data, 1 << 20, !early, &budget).unwrap(), text);
+        }
+    }
+
+    #[test]
     fn stops_a_bomb_at_the_stream_limit_and_the_file_budget() {
         let never = || false;
         let bomb = stream("FlateDecode", zlib(&vec![b' '; 8 << 20]));

@@ -800,6 +800,119 @@ mod tests {
         ));
     }
 
+    /// A two-page file: its text is on pages 4 and 6, in streams 3 and 5.
+    fn two_pages() -> Vec<u8> {
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+            "<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>".into(),
+            "<< /Length 28 >>\nstream\nBT /F1 12 Tf (First) Tj ET\nendstream".into(),
+            "<< /Type /Page /Parent 2 0 R /Contents 3 0 R >>".into(),
+            "<< /Length 29 >>\nstream\nBT /F1 12 Tf (Second) Tj ET\nendstream".into(),
+            "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>".into(),
+        ];
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objects.iter().enumerate() {
+            offsets.push(pdf.len());
+            pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
+        }
+        let xref = pdf.len();
+        pdf.extend(b"xref\n0 7\n0000000000 65535 f \n");
+        for o in offsets {
+            pdf.extend(format!("{o:010} 00000 n \n").bytes());
+        }
+        pdf.extend(
+            format!("trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes(),
+        );
+        pdf
+    }
+
+    /// The page contents lopdf loaded from `pdf`, in page order.
+    fn contents(pdf: &[u8]) -> Result<Vec<Vec<u8>>> {
+        let doc = load(pdf, Limits::default(), &|| false)?;
+        Ok(doc
+            .get_pages()
+            .values()
+            .filter_map(|&id| doc.get_page_content(id).ok())
+            .collect())
+    }
+
+    #[test]
+    fn rebuilds_a_damaged_cross_reference_section() {
+        let good = two_pages();
+        let both = contents(&good).unwrap();
+        assert_eq!(both.len(), 2);
+        let text = String::from_utf8_lossy(&good).into_owned();
+        // startxref pointing elsewhere.
+        let at = text.rfind("startxref\n").unwrap() + 10;
+        let end = at + text[at..].find('\n').unwrap();
+        let wrong_start = format!("{}12{}", &text[..at], &text[end..]);
+        assert_eq!(contents(wrong_start.as_bytes()).unwrap(), both);
+        // No table, trailer or startxref.
+        let cut = &good[..text.find("xref\n0 7").unwrap()];
+        assert_eq!(contents(cut).unwrap(), both);
+        // Every offset off by three.
+        let table = text.find("xref\n0 7").unwrap();
+        let mut shifted = text[..table].to_string();
+        for line in text[table..].split_inclusive('\n') {
+            match line.strip_suffix(" 00000 n \n") {
+                Some(offset) => {
+                    let offset: usize = offset.parse().unwrap();
+                    shifted.push_str(&format!("{:010} 00000 n \n", offset + 3));
+                }
+                None => shifted.push_str(line),
+            }
+        }
+        assert_eq!(contents(shifted.as_bytes()).unwrap(), both);
+        // A download cut inside the second page's stream: the first is read.
+        let inside = text.find("(Second)").unwrap();
+        assert_eq!(contents(&good[..inside]).unwrap(), vec![both[0].clone()]);
+        // Nothing to rebuild from: lopdf's own error.
+        assert!(matches!(
+            load(b"%PDF-1.4\nnothing\n", Limits::default(), &|| false),
+            Err(Error::Broken(_))
+        ));
+    }
+
+    #[test]
+    fn a_cancel_stops_the_rebuilding_too() {
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        for i in 1..20_000 {
+            pdf.extend(format!("{i} 0 obj\nnull\nendobj\n").bytes());
+        }
+        let calls = std::cell::Cell::new(0u32);
+        // lopdf's first read fails at once; the scan then sees the cancel.
+        let cancelled = || {
+            calls.set(calls.get() + 1);
+            calls.get() > 1
+        };
+        assert_eq!(
+            load(&pdf, Limits::default(), &cancelled).err(),
+            Some(Error::Cancelled)
+        );
+    }
+
+    #[test]
+    fn resolves_indirect_filters_and_their_parameters() {
+        let mut doc = Document::new();
+        let names = doc.add_object(Object::Array(vec![
+            Object::Name(b"ASCIIHexDecode".to_vec()),
+            Object::Name(b"FlateDecode".to_vec()),
+        ]));
+        let parms = doc.add_object(Object::Null);
+        let mut dict = lopdf::Dictionary::new();
+        dict.set("Filter", Object::Reference(names));
+        dict.set("DecodeParms", Object::Array(vec![Object::Reference(parms)]));
+        let id = doc.add_object(lopdf::Stream::new(dict, vec![]));
+        resolve_stream_keys(&mut doc);
+        let s = doc.get_object(id).unwrap().as_stream().unwrap();
+        assert_eq!(s.dict.get(b"Filter").unwrap().as_array().unwrap().len(), 2);
+        assert_eq!(
+            s.dict.get(b"DecodeParms").unwrap(),
+            &Object::Array(vec![Object::Null])
+        );
+    }
+
     #[test]
     fn reads_escaped_names() {
         assert_eq!(unescape_names(b"/Type /Obj#53tm #zz"), b"/Type /ObjStm #zz");

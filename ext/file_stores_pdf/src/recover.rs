@@ -195,7 +195,7 @@ pub fn headers(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Header>>
     let mut steps = 0u32;
     while let Some(o) = objs.find(body, i) {
         steps = steps.wrapping_add(1);
-        if steps % 4096 == 0 && cancelled() {
+        if steps % 4096 == 4095 && cancelled() {
             return Err(Error::Cancelled);
         }
         if let Some(s) = streams.find(body, i).filter(|&s| s < o) {
@@ -277,7 +277,7 @@ fn trailer_entries<'b>(
     let trailers: Vec<usize> = memmem::find_iter(body, b"trailer").collect();
     let mut end = body.len();
     for (n, &t) in trailers.iter().enumerate().rev() {
-        if n % 4096 == 0 && cancelled() {
+        if n % 4096 == 4095 && cancelled() {
             return Err(Error::Cancelled);
         }
         let window = &body[t + 7..end.min(t + 7 + MAX_TRAILER_BYTES)];
@@ -292,7 +292,7 @@ fn trailer_entries<'b>(
     let mut last_read = None;
     let names: Vec<usize> = memmem::find_iter(body, b"/XRef").collect();
     for (n, &x) in names.iter().enumerate().rev() {
-        if n % 4096 == 0 && cancelled() {
+        if n % 4096 == 4095 && cancelled() {
             return Err(Error::Cancelled);
         }
         if body.get(x + 5).is_some_and(|&b| is_regular(b)) {
