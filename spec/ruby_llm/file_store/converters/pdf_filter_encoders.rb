@@ -16,7 +16,7 @@ module PdfFilterEncoders
     out = +''
     data.b.bytes.each_slice(4) do |group|
       n = group.size
-      value = (group + [0] * (4 - n)).pack('C4').unpack1('N')
+      value = (group + ([0] * (4 - n))).pack('C4').unpack1('N')
       next out << 'z' if n == 4 && value.zero?
 
       digits = 4.downto(0).map { |i| ((value / (85**i)) % 85) + 33 }
@@ -25,48 +25,48 @@ module PdfFilterEncoders
     "#{out}~>"
   end
 
-  # Literal runs of up to 128 bytes and repeats of up to 128, then 128 (EOD).
+  # Runs of one byte repeated as repeats, the rest as literals of up to
+  # 128 bytes, then 128 (EOD).
   def run_length(data)
-    out = +''.b
-    bytes = data.b.bytes
-    i = 0
-    while i < bytes.size
-      run = 1
-      run += 1 while i + run < bytes.size && bytes[i + run] == bytes[i] && run < 128
-      if run > 1
-        out << [257 - run, bytes[i]].pack('C2')
-        i += run
-        next
-      end
-      j = i + 1
-      j += 1 while j < bytes.size && j - i < 128 && bytes[j] != bytes[j - 1]
-      j -= 1 if j - i > 1 && j < bytes.size && bytes[j] == bytes[j - 1]
-      out << [j - i - 1].pack('C') << bytes[i...j].pack('C*')
-      i = j
+    runs = data.b.bytes.chunk_while { |a, b| a == b }.flat_map { |run| run.each_slice(128).to_a }
+    literal = []
+    out = runs.each_with_object(+''.b) do |run, bytes|
+      next literal.concat(run) if run.size == 1
+
+      bytes << literal_runs(literal) << [257 - run.size, run.first].pack('C2')
+      literal = []
     end
-    out << 128.chr
+    out << literal_runs(literal) << 128.chr
   end
+
+  def literal_runs(bytes) = bytes.each_slice(128).map { |part| [part.size - 1, *part].pack('C*') }.join
 
   # LZW with codes of 9 to 12 bits, a clear code first and the end code
   # last; with +early+ (EarlyChange 1) the width grows one code early.
   def lzw(data, early: true)
-    bits = BitWriter.new
     table = (0..255).to_h { |i| [i.chr.b, i] }
-    next_code = 258
-    width = 9
-    bits.write(256, width)
-    word = +''.b
-    data.b.each_char do |c|
-      next word << c if table.key?(word + c)
+    codes = [256]
+    word = data.b.each_char.reduce(+''.b) do |prefix, c|
+      next prefix + c if table.key?(prefix + c)
 
-      bits.write(table.fetch(word), width)
-      table[word + c] = next_code
-      next_code += 1
-      width += 1 if next_code + (early ? 1 : 0) > (1 << width) && width < 12
-      word = c.dup
+      codes << table.fetch(prefix)
+      table[prefix + c] = table.size + 2
+      c.dup
     end
-    bits.write(table.fetch(word), width) unless word.empty?
-    bits.write(257, width)
+    codes << table.fetch(word) unless word.empty?
+    packed(codes << 257, early ? 1 : 0)
+  end
+
+  # The codes high bit first, each as wide as the table it was written
+  # with: 9 bits until code 511 (or 512 without early change) is added.
+  def packed(codes, early)
+    bits = BitWriter.new
+    codes.each_with_index do |code, i|
+      # The i-th code is written once i - 1 entries were added to the 258
+      # (the end code after none more than the last word).
+      size = 258 + [[i - 1, 0].max, codes.size - 3].min
+      bits.write(code, (size + early - 1).bit_length.clamp(9, 12))
+    end
     bits.bytes
   end
 
@@ -74,16 +74,11 @@ module PdfFilterEncoders
   # (None, Sub, Up, Average, Paeth), as Predictor 15 allows.
   def png_predicted(data, columns:)
     previous = [0] * columns
-    data.b.bytes.each_slice(columns).each_with_index.map do |row, n|
+    data.b.bytes.each_slice(columns).with_index.map do |row, n|
       row += [0] * (columns - row.size)
-      kind = n % 5
-      encoded = row.each_with_index.map do |b, i|
-        left = i.zero? ? 0 : row[i - 1]
-        corner = i.zero? ? 0 : previous[i - 1]
-        (b - png_guess(kind, left, previous[i], corner)) & 255
-      end
+      encoded = row.each_index.map { |i| (row[i] - png_guess(n % 5, row, previous, i)) & 255 }
       previous = row
-      ([kind] + encoded).pack('C*')
+      [n % 5, *encoded].pack('C*')
     end.join
   end
 
@@ -95,24 +90,23 @@ module PdfFilterEncoders
     end.join
   end
 
-  def png_guess(kind, left, up, corner)
+  def png_guess(kind, row, previous, index)
+    left = index.zero? ? 0 : row[index - 1]
+    corner = index.zero? ? 0 : previous[index - 1]
+    above = previous[index]
     case kind
     when 1 then left
-    when 2 then up
-    when 3 then (left + up) / 2
-    when 4 then paeth(left, up, corner)
+    when 2 then above
+    when 3 then (left + above) / 2
+    when 4 then paeth(left, above, corner)
     else 0
     end
   end
 
-  def paeth(left, up, corner)
-    p = left + up - corner
-    a = (p - left).abs
-    b = (p - up).abs
-    c = (p - corner).abs
-    return left if a <= b && a <= c
-
-    b <= c ? up : corner
+  def paeth(left, above, corner)
+    guess = left + above - corner
+    distances = [left, above, corner].map { |v| (guess - v).abs }
+    [left, above, corner][distances.index(distances.min)]
   end
 
   # Bits written high first.

@@ -22,7 +22,10 @@ module PdfRecoveryFixtures
   # A table whose offsets are all off by +shift+ bytes (a file re-saved
   # with other line endings, or edited by hand).
   def pdf_with_wrong_offsets(*pages, shift: 7)
-    make_pdf(*pages).gsub(/^(\d{10}) (\d{5}) n/) { format('%010d %s n', Regexp.last_match(1).to_i + shift, Regexp.last_match(2)) }
+    make_pdf(*pages).gsub(/^(\d{10}) (\d{5}) n/) do
+      format('%<offset>010d %<generation>s n', offset: Regexp.last_match(1).to_i + shift,
+                                               generation: Regexp.last_match(2))
+    end
   end
 
   # A download cut in the middle of the last page's content stream.
@@ -34,7 +37,8 @@ module PdfRecoveryFixtures
 
   # Encrypted with the empty password (RC4), its trailer without /ID.
   def encrypted_pdf_without_id(text)
-    EncryptedPdf.new(objstm: Zlib::Deflate.deflate("7 0 << /Unused true >>"), content: page_content(text), id: nil).bytes
+    EncryptedPdf.new(objstm: Zlib::Deflate.deflate('7 0 << /Unused true >>'), content: page_content(text),
+                     id: nil).bytes
   end
 
   # One page whose content stream goes through +filters+ (applied last
@@ -42,16 +46,13 @@ module PdfRecoveryFixtures
   # its /DecodeParms; the /Filter and /Length written directly or, with
   # +indirect+, through references to objects 6 and 7.
   def filtered_pdf(text, filters, parms: nil, indirect: false)
-    data = filters.reverse.each_with_index.reduce(page_content(text).b) do |bytes, (filter, i)|
-      encode(filter, bytes, parms.is_a?(Array) ? parms[filters.size - 1 - i] : parms)
-    end
+    data = encoded(page_content(text).b, filters, parms)
     names = "[#{filters.map { |f| "/#{f}" }.join(' ')}]"
-    filter = indirect ? '6 0 R' : names
-    length = indirect ? '7 0 R' : data.bytesize
-    decode = parms ? " /DecodeParms #{dictionary(parms)}" : ''
+    keys = indirect ? '/Filter 6 0 R /Length 7 0 R' : "/Filter #{names} /Length #{data.bytesize}"
+    keys += " /DecodeParms #{dictionary(parms)}" if parms
     objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
                '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-               "<< /Filter #{filter} /Length #{length}#{decode} >>\nstream\n".b + data + "\nendstream".b,
+               "<< #{keys} >>\nstream\n".b + data + "\nendstream".b,
                '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
                '/Resources << /Font << /F1 3 0 R >> >> >>']
     objects += [names, data.bytesize.to_s] if indirect
@@ -59,6 +60,13 @@ module PdfRecoveryFixtures
   end
 
   private
+
+  # +bytes+ through +filters+ encoded, the last first.
+  def encoded(bytes, filters, parms)
+    filters.each_index.reverse_each.reduce(bytes) do |data, i|
+      encode(filters[i], data, parms.is_a?(Array) ? parms[i] : parms)
+    end
+  end
 
   def encode(filter, bytes, parms)
     e = PdfFilterEncoders

@@ -41,6 +41,11 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(truncated_pdf(*two_pages))).to start_with("## Page 1\n\nTermination clause\nninety days notice.\n")
     end
 
+    it 'reads an encrypted file (RC4, empty password, no /ID) whose startxref is wrong' do
+      bytes = encrypted_pdf_without_id("Encrypted and damaged,\nstill read.").sub(/startxref\n\d+/, "startxref\n3")
+      expect(convert(bytes)).to eq("## Page 1\n\nEncrypted and damaged,\nstill read.\n")
+    end
+
     it 'still says a file with no objects at all is broken' do
       expect { convert("%PDF-1.7\nnothing else\nstartxref\n9\n%%EOF\n", 'broken.pdf') }
         .to raise_error(RubyLLM::FileStore::ConversionError, /broken\.pdf.*broken/)
@@ -75,7 +80,7 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       'RunLengthDecode then ASCIIHexDecode' => [%w[RunLengthDecode ASCIIHexDecode]]
     }.each do |label, (filters, parms)|
       it "reads #{label}" do
-        expect(convert(filtered_pdf(long_text, filters, parms: parms))).to eq(long_read)
+        expect(convert(filtered_pdf(long_text, filters, parms:))).to eq(long_read)
       end
     end
 
