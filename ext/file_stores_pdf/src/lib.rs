@@ -2,7 +2,9 @@
 //!
 //! The text layer of a PDF, page by page, for `ruby_llm-file_stores-native`'s
 //! `Converters::PdfText`. [lopdf] parses the file (object streams read, the
-//! empty user password tried) within our bounds ([`load`]); our own
+//! empty user password tried) within our bounds ([`load`]), with the
+//! cross-reference table rebuilt from the file's object headers when it is
+//! damaged ([`recover`]); our own
 //! tolerant tokenizer ([`content`]) and content-stream interpreter ([`text`])
 //! turn each page's text operators into words and lines, decoding fonts
 //! through their ToUnicode maps, encodings and glyph names ([`fonts`]),

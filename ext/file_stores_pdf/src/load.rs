@@ -35,6 +35,15 @@
 //! decrypts each top-level object in the hook, before the object stream
 //! bounds above apply to the plaintext (objects inside object streams are
 //! not encrypted on their own).
+//!
+//! A file whose cross-reference section lopdf cannot read, or whose table
+//! leaves listed objects unread or the catalog unfound, is loaded again
+//! from a copy with a table rebuilt by scanning for object headers
+//! ([`recover`](crate::recover)), through the same hook and bounds; the
+//! parsing-work bound covers both reads together. A trailer without a
+//! usable `/ID` gets an empty one for the key, as the standard security
+//! handler says, and every stream's indirect `/Filter` and `/DecodeParms`
+//! are resolved once loaded.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
