@@ -140,10 +140,15 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         Err(e) => return Err(e),
     };
     let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
-    let rebuilt = recover::rebuilt_section(&bytes[start..], tokens_left, cancelled)?;
     let again = |spent: &mut u64| match &read_first {
         Some(why) => Err(Error::Broken(why.clone())),
         None => load_file(bytes, limits, tokens_left, cancelled, spent).map(finished),
+    };
+    let rebuilt = match recover::rebuilt_section(&bytes[start..], tokens_left, cancelled) {
+        Ok(rebuilt) => rebuilt,
+        // A file lopdf read, if unsoundly, is not refused for its rebuilding.
+        Err(Error::TooLarge(_)) if read_first.is_none() => None,
+        Err(e) => return Err(e),
     };
     let Some(tail) = rebuilt else {
         return again(&mut spent);
