@@ -227,7 +227,8 @@ pub fn dictionary_entries(bytes: &[u8]) -> Option<Vec<(&[u8], &[u8])>> {
             Token::Atom if bytes[s.start] == b'/' => {}
             _ => return None,
         }
-        let key = &bytes[s.start..s.i];
+        // A string or name at the end leaves the scanner past the end.
+        let key = &bytes[s.start..s.i.min(bytes.len())];
         let value = match s.next()? {
             Token::Open => {
                 let from = s.start;
@@ -260,7 +261,7 @@ pub fn dictionary_entries(bytes: &[u8]) -> Option<Vec<(&[u8], &[u8])>> {
             Token::Close => return Some(out),
             Token::Stream => return None,
         };
-        out.push((key, &bytes[value]));
+        out.push((key, &bytes[value.start..value.end.min(bytes.len())]));
     }
 }
 
@@ -352,6 +353,10 @@ mod tests {
             ]
         );
         assert!(dictionary_entries(b"<< /Root 1 0 R").is_none());
+        // A fuzzing finding: a string cut by the end of the bytes.
+        assert!(dictionary_entries(b"<< /T (abc").is_none());
+        assert!(dictionary_entries(b"<< /T (abc\\").is_none());
+        assert!(dictionary_entries(b"<< /T").is_none());
         assert!(dictionary_entries(b"[1 2]").is_none());
     }
 
