@@ -16,9 +16,16 @@ libFuzzer mutates them, so they only need to show each input's shape.
   writes them) and the same packages as `== part` text lists, which the
   target zips itself; and small shapes of issue #27's hostile files (an
   element with duplicated attributes, a zip of many end records).
+- pdf_to_text: besides the copied PDFs (see fuzz/README.md), small files
+  whose cross-reference section is damaged (a wrong startxref, no table or
+  trailer, wrong offsets, a cut file, a trailer only in a cross-reference
+  stream), so the reader's rebuilding of the table runs, and streams
+  through chained and indirect filters (zlib with a PNG predictor).
 """
 
 import os
+import re
+import zlib
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -312,7 +319,61 @@ def patch_seeds():
         write("apply_patch", f"patch{i:02}", content + sep + text)
 
 
+def pdf_objects(content, filters="", parms=""):
+    return [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        f"<< {filters}{parms}/Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 3 0 R >> >> >>",
+    ]
+
+
+def pdf_file(objects, trailer=b"<< /Size 6 /Root 1 0 R >>"):
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objects):
+        offsets.append(len(out))
+        out += f"{i + 1} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for o in offsets:
+        out += f"{o:010} 00000 n \n".encode()
+    out += b"trailer\n" + trailer + f"\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def png_up(data, columns):
+    rows, previous = [], bytes(columns)
+    for i in range(0, len(data), columns):
+        row = data[i:i + columns].ljust(columns, b"\0")
+        rows.append(b"\x02" + bytes((b - p) & 255 for b, p in zip(row, previous)))
+        previous = row
+    return b"".join(rows)
+
+
+def pdf_seeds():
+    text = b"BT /F1 12 Tf 72 720 Td (Recovered text on the page.) Tj ET\n"
+    good = pdf_file(pdf_objects(text))
+    write("pdf_to_text", "broken_startxref.pdf", re.sub(rb"startxref\n\d+", b"startxref\n12", good))
+    write("pdf_to_text", "broken_no_trailer.pdf", good[: good.index(b"xref\n0 ")])
+    shifted = re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m.group(1)) + 7), good)
+    write("pdf_to_text", "broken_offsets.pdf", shifted)
+    write("pdf_to_text", "broken_cut.pdf", good[: good.index(b"Recovered") + 5])
+    xref_stream = good[: good.index(b"xref\n0 ")] + (
+        b"6 0 obj\n<< /Type /XRef /Size 7 /W [1 2 1] /Root 1 0 R /Length 3 >>\nstream\n\x00\x00\x00"
+        b"\nendstream\nendobj\nstartxref\n999\n%%EOF\n"
+    )
+    write("pdf_to_text", "broken_xref_stream_trailer.pdf", xref_stream)
+    data = zlib.compress(png_up(text, 8)).hex().encode() + b">"
+    objects = pdf_objects(data, "/Filter 6 0 R ", "/DecodeParms [null << /Predictor 12 /Columns 8 >>] ")
+    objects.append(b"[/ASCIIHexDecode /FlateDecode]")
+    write("pdf_to_text", "indirect_filter_predictor.pdf", pdf_file(objects, b"<< /Size 7 /Root 1 0 R >>"))
+
+
 if __name__ == "__main__":
+    pdf_seeds()
     path_seeds()
     glob_seeds()
     glob_length_seeds()

@@ -9,13 +9,15 @@
 //! Flate (zlib, or raw deflate when the header is wrong), ASCIIHex,
 //! ASCII85, LZW and RunLength are decoded; a damaged stream gives what was
 //! decoded before the damage, as readers do. Image filters (DCT, CCITT,
-//! JBIG2, JPX) give nothing: they hold no text. Predictors are not applied.
+//! JBIG2, JPX) give nothing: they hold no text. PNG and TIFF predictors
+//! are undone after Flate and LZW, each filter of a chain with its own
+//! `/DecodeParms` entry.
 
 use std::cell::Cell;
 use std::io::Read;
 
 use flate2::{Decompress, FlushDecompress, Status};
-use lopdf::{Object, Stream};
+use lopdf::{Dictionary, Object, Stream};
 
 use crate::{Error, Result};
 
@@ -65,12 +67,15 @@ pub fn decoded(s: &Stream, max: usize, budget: &Budget) -> Result<Vec<u8>> {
         _ => Vec::new(),
     };
     let mut data = std::borrow::Cow::Borrowed(s.content.as_slice());
-    for filter in filters.into_iter().take(8) {
+    for (n, filter) in filters.into_iter().take(8).enumerate() {
+        let params = params(s, n);
         let out = match filter {
-            b"FlateDecode" | b"Fl" => flate(&data, max, budget)?,
+            b"FlateDecode" | b"Fl" => predicted(flate(&data, max, budget)?, params),
             b"ASCIIHexDecode" | b"AHx" => ascii_hex(&data),
             b"ASCII85Decode" | b"A85" => ascii85(&data, max),
-            b"LZWDecode" | b"LZW" => lzw(&data, max, early_change(s)),
+            b"LZWDecode" | b"LZW" => {
+                predicted(lzw(&data, max, early_change(params), budget)?, params)
+            }
             b"RunLengthDecode" | b"RL" => run_length(&data, max),
             b"Crypt" => continue,
             _ => Vec::new(),
@@ -95,15 +100,96 @@ pub fn decoded(s: &Stream, max: usize, budget: &Budget) -> Result<Vec<u8>> {
     Ok(data.into_owned())
 }
 
-fn early_change(s: &Stream) -> bool {
-    let params = match s.dict.get(b"DecodeParms") {
-        Ok(Object::Dictionary(d)) => Some(d),
-        Ok(Object::Array(a)) => a.iter().find_map(|o| o.as_dict().ok()),
+/// The parameters of the `n`th filter of `s`: its `/DecodeParms`, or that
+/// array's `n`th element (`/DP` as inline images write it).
+fn params(s: &Stream, n: usize) -> Option<&Dictionary> {
+    let all = s.dict.get(b"DecodeParms").or_else(|_| s.dict.get(b"DP"));
+    match all {
+        Ok(Object::Dictionary(d)) if n == 0 => Some(d),
+        Ok(Object::Array(a)) => a.get(n).and_then(|o| o.as_dict().ok()),
         _ => None,
-    };
+    }
+}
+
+fn int(params: Option<&Dictionary>, key: &[u8], default: i64) -> i64 {
     params
-        .and_then(|d| d.get(b"EarlyChange").and_then(Object::as_i64).ok())
-        .is_none_or(|v| v != 0)
+        .and_then(|d| d.get(key).and_then(Object::as_i64).ok())
+        .unwrap_or(default)
+}
+
+fn early_change(params: Option<&Dictionary>) -> bool {
+    int(params, b"EarlyChange", 1) != 0
+}
+
+/// `data` with the predictor `params` name undone: PNG (10 to 15, each row
+/// tagged with its own) or TIFF 2, as Flate and LZW data may use. The
+/// output is never longer than the input; a last short row is kept as far
+/// as it goes.
+fn predicted(data: Vec<u8>, params: Option<&Dictionary>) -> Vec<u8> {
+    let predictor = int(params, b"Predictor", 1);
+    if predictor < 2 {
+        return data;
+    }
+    let colors = int(params, b"Colors", 1).clamp(1, 32) as usize;
+    let bits = int(params, b"BitsPerComponent", 8).clamp(1, 16) as usize;
+    let columns = int(params, b"Columns", 1).clamp(1, 1 << 24) as usize;
+    let bpp = (colors * bits).div_ceil(8).max(1);
+    // Never a row longer than the data (a hostile /Columns).
+    let row = (colors * bits * columns)
+        .div_ceil(8)
+        .clamp(1, data.len().max(1));
+    if predictor == 2 {
+        if bits != 8 {
+            return data;
+        }
+        let mut data = data;
+        for line in data.chunks_mut(row) {
+            for i in bpp..line.len() {
+                line[i] = line[i].wrapping_add(line[i - bpp]);
+            }
+        }
+        return data;
+    }
+    let mut out = Vec::with_capacity(data.len());
+    let mut previous = vec![0u8; row];
+    for line in data.chunks(row + 1) {
+        let (&kind, bytes) = match line.split_first() {
+            Some(split) => split,
+            None => break,
+        };
+        let start = out.len();
+        for (i, &b) in bytes.iter().enumerate() {
+            let left = if i >= bpp { out[start + i - bpp] } else { 0 };
+            let up = previous[i];
+            let corner = if i >= bpp { previous[i - bpp] } else { 0 };
+            let guess = match kind {
+                1 => left,
+                2 => up,
+                3 => ((u16::from(left) + u16::from(up)) / 2) as u8,
+                4 => paeth(left, up, corner),
+                _ => 0,
+            };
+            out.push(b.wrapping_add(guess));
+        }
+        previous[..bytes.len()].copy_from_slice(&out[start..]);
+    }
+    out
+}
+
+fn paeth(left: u8, up: u8, corner: u8) -> u8 {
+    let p = i16::from(left) + i16::from(up) - i16::from(corner);
+    let (a, b, c) = (
+        (p - i16::from(left)).abs(),
+        (p - i16::from(up)).abs(),
+        (p - i16::from(corner)).abs(),
+    );
+    if a <= b && a <= c {
+        left
+    } else if b <= c {
+        up
+    } else {
+        corner
+    }
 }
 
 /// Counts what deflate data inflates to, zlib and raw (lopdf reads a stream
@@ -285,78 +371,38 @@ fn ascii85(input: &[u8], max: usize) -> Vec<u8> {
     out
 }
 
-/// LZW as PDF uses it (codes of 9 to 12 bits, 256 clears, 257 ends).
-fn lzw(input: &[u8], max: usize, early: bool) -> Vec<u8> {
-    let mut table: Vec<(Option<u16>, u8, u16)> = (0..=255u16).map(|b| (None, b as u8, 1)).collect();
-    table.push((None, 0, 0));
-    table.push((None, 0, 0));
+/// LZW as PDF uses it (codes of 9 to 12 bits, 256 clears, 257 ends),
+/// through weezl: `early` is `/EarlyChange 1` (the default, the code width
+/// grows one code early, as TIFF does). Decoded in chunks, stopping once past
+/// `max`; damaged data gives what came before the damage.
+fn lzw(input: &[u8], max: usize, early: bool, budget: &Budget) -> Result<Vec<u8>> {
+    use weezl::{decode::Decoder, BitOrder, LzwStatus};
+    let mut decoder = if early {
+        Decoder::with_tiff_size_switch(BitOrder::Msb, 8)
+    } else {
+        Decoder::new(BitOrder::Msb, 8)
+    };
     let mut out = Vec::new();
-    let (mut bits, mut acc, mut width) = (0u32, 0u32, 9u32);
-    let mut prev: Option<u16> = None;
-    let mut scratch = Vec::new();
-    for &byte in input {
-        acc = (acc << 8) | u32::from(byte);
-        bits += 8;
-        while bits >= width {
-            let code = ((acc >> (bits - width)) & ((1 << width) - 1)) as u16;
-            bits -= width;
-            acc &= (1 << bits) - 1;
-            match code {
-                256 => {
-                    table.truncate(258);
-                    width = 9;
-                    prev = None;
-                    continue;
-                }
-                257 => return out,
-                _ => {}
-            }
-            let first_of = |table: &Vec<(Option<u16>, u8, u16)>, mut c: u16| {
-                while let Some(p) = table[c as usize].0 {
-                    c = p;
-                }
-                table[c as usize].1
-            };
-            let known = (code as usize) < table.len();
-            if !known && (code as usize != table.len() || prev.is_none()) {
-                return out;
-            }
-            if let Some(p) = prev {
-                if table.len() < 4096 {
-                    let first = if known {
-                        first_of(&table, code)
-                    } else {
-                        first_of(&table, p)
-                    };
-                    let len = table[p as usize].2.saturating_add(1);
-                    table.push((Some(p), first, len));
-                }
-            }
-            scratch.clear();
-            let mut c = code;
-            loop {
-                let (parent, b, _) = table[c as usize];
-                scratch.push(b);
-                match parent {
-                    Some(p) => c = p,
-                    None => break,
-                }
-            }
-            out.extend(scratch.iter().rev());
-            if out.len() > max {
-                return out;
-            }
-            prev = Some(code);
-            let next = table.len() + usize::from(early);
-            width = match next {
-                0..=511 => 9,
-                512..=1023 => 10,
-                1024..=2047 => 11,
-                _ => 12,
-            };
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut input = input;
+    let mut since_check = 0usize;
+    loop {
+        let result = decoder.decode_bytes(input, &mut chunk);
+        input = &input[result.consumed_in.min(input.len())..];
+        out.extend_from_slice(&chunk[..result.consumed_out]);
+        if out.len() > max {
+            return Ok(out);
+        }
+        since_check += result.consumed_out;
+        if since_check >= 4 << 20 {
+            since_check = 0;
+            budget.check()?;
+        }
+        match result.status {
+            Ok(LzwStatus::Ok) if result.consumed_in > 0 || result.consumed_out > 0 => {}
+            _ => return Ok(out),
         }
     }
-    out
 }
 
 fn run_length(input: &[u8], max: usize) -> Vec<u8> {
@@ -386,7 +432,6 @@ fn run_length(input: &[u8], max: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lopdf::Dictionary;
     use std::io::Write;
 
     fn stream(filter: &str, content: Vec<u8>) -> Stream {
@@ -413,6 +458,93 @@ mod tests {
         // "-----A---B" in LZW, as the PDF reference's example encodes it.
         let lzw = [0x80, 0x0B, 0x60, 0x50, 0x22, 0x0C, 0x0C, 0x85, 0x01];
         assert_eq!(got("LZWDecode", &lzw), b"-----A---B");
+    }
+
+    #[test]
+    fn undoes_png_and_tiff_predictors() {
+        let data: Vec<u8> = (0..=255u8)
+            .cycle()
+            .take(100)
+            .map(|b| b.wrapping_mul(7))
+            .collect();
+        let columns = 10;
+        // Each row tagged in turn None, Sub, Up, Average, Paeth.
+        let mut encoded = Vec::new();
+        let mut previous = vec![0u8; columns];
+        for (n, row) in data.chunks(columns).enumerate() {
+            let kind = (n % 5) as u8;
+            encoded.push(kind);
+            for (i, &b) in row.iter().enumerate() {
+                let left = if i > 0 { row[i - 1] } else { 0 };
+                let corner = if i > 0 { previous[i - 1] } else { 0 };
+                let guess = match kind {
+                    1 => left,
+                    2 => previous[i],
+                    3 => ((u16::from(left) + u16::from(previous[i])) / 2) as u8,
+                    4 => paeth(left, previous[i], corner),
+                    _ => 0,
+                };
+                encoded.push(b.wrapping_sub(guess));
+            }
+            previous = row.to_vec();
+        }
+        let mut params = Dictionary::new();
+        params.set("Predictor", 15);
+        params.set("Columns", columns as i64);
+        assert_eq!(predicted(encoded, Some(&params)), data);
+        let tiff: Vec<u8> = data
+            .chunks(columns)
+            .flat_map(|row| {
+                (0..row.len()).map(move |i| row[i].wrapping_sub(if i > 0 { row[i - 1] } else { 0 }))
+            })
+            .collect();
+        params.set("Predictor", 2);
+        assert_eq!(predicted(tiff, Some(&params)), data);
+        // A hostile row length is cut to the data.
+        params.set("Predictor", 12);
+        params.set("Columns", i64::MAX);
+        assert_eq!(predicted(vec![0, 1, 2], Some(&params)), vec![1, 2]);
+    }
+
+    #[test]
+    fn reads_each_filter_s_own_parameters_in_a_chain() {
+        let never = || false;
+        let budget = Budget::new(1 << 30, &never);
+        // Up-predicted rows of 4, deflated, then hex.
+        let rows = [2u8, b'B', b'T', b' ', b'(', 2, 0, 0, 0, 0];
+        let hex: String = zlib(&rows)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join("");
+        let mut dict = Dictionary::new();
+        dict.set(
+            "Filter",
+            vec![Object::Name(b"AHx".to_vec()), Object::Name(b"Fl".to_vec())],
+        );
+        let mut p = Dictionary::new();
+        p.set("Predictor", 12);
+        p.set("Columns", 4);
+        dict.set("DecodeParms", vec![Object::Null, Object::Dictionary(p)]);
+        let s = Stream::new(dict, format!("{hex}>").into_bytes());
+        assert_eq!(decoded(&s, 1 << 20, &budget).unwrap(), b"BT (BT (");
+    }
+
+    #[test]
+    fn lzw_early_change_zero_and_one() {
+        let never = || false;
+        let budget = Budget::new(1 << 30, &never);
+        let text: Vec<u8> = (0..3000u32).map(|i| b'a' + (i * 7 % 26) as u8).collect();
+        for early in [false, true] {
+            let mut encoder = if early {
+                weezl::encode::Encoder::with_tiff_size_switch(weezl::BitOrder::Msb, 8)
+            } else {
+                weezl::encode::Encoder::new(weezl::BitOrder::Msb, 8)
+            };
+            let data = encoder.encode(&text).unwrap();
+            assert_eq!(lzw(&data, 1 << 20, early, &budget).unwrap(), text);
+            assert_ne!(lzw(&data, 1 << 20, !early, &budget).unwrap(), text);
+        }
     }
 
     #[test]

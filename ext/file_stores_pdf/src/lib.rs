@@ -2,7 +2,9 @@
 //!
 //! The text layer of a PDF, page by page, for `ruby_llm-file_stores-native`'s
 //! `Converters::PdfText`. [lopdf] parses the file (object streams read, the
-//! empty user password tried) within our bounds ([`load`]); our own
+//! empty user password tried) within our bounds ([`load`]), with the
+//! cross-reference table rebuilt from the file's object headers when it is
+//! damaged ([`recover`]); our own
 //! tolerant tokenizer ([`content`]) and content-stream interpreter ([`text`])
 //! turn each page's text operators into words and lines, decoding fonts
 //! through their ToUnicode maps, encodings and glyph names ([`fonts`]),
@@ -37,6 +39,7 @@ pub mod fonts;
 pub mod legacy;
 pub mod load;
 pub mod pages;
+pub mod recover;
 pub mod standard;
 pub mod syntax;
 pub mod text;
@@ -175,9 +178,8 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
     let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
     let mut interpreter = text::Interpreter::new(&doc, &bytes[start..], limits, cancelled);
     let page_ids = pages::page_ids(&doc, cancelled)?;
-    if page_ids.is_empty() {
-        return Err(Error::Broken("it has no pages".into()));
-    }
+    // A catalog with no pages holds no text layer: `None`, as for a scan,
+    // not an error.
     let mut out = Vec::with_capacity(page_ids.len());
     for id in page_ids {
         out.push(interpreter.page(id)?);

@@ -35,6 +35,15 @@
 //! decrypts each top-level object in the hook, before the object stream
 //! bounds above apply to the plaintext (objects inside object streams are
 //! not encrypted on their own).
+//!
+//! A file whose cross-reference section lopdf cannot read, or whose table
+//! leaves listed objects unread or the catalog unfound, is loaded again
+//! from a copy with a table rebuilt by scanning for object headers
+//! ([`recover`](crate::recover)), through the same hook and bounds; the
+//! parsing-work bound covers both reads together. A trailer without a
+//! usable `/ID` gets an empty one for the key, as the standard security
+//! handler says, and every stream's indirect `/Filter` and `/DecodeParms`
+//! are resolved once loaded.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -45,6 +54,7 @@ use lopdf::{Document, Object, ObjectId, Reader};
 use memchr::memmem;
 
 use crate::filters::{self, Budget};
+use crate::recover;
 use crate::syntax::{self, nesting, MAX_OBJECT_TOKENS};
 use crate::{Error, Limits, Result};
 
@@ -67,6 +77,8 @@ struct Hook {
     objects: u64,
     /// Half the file's length: what lopdf scans, on average, per object.
     scan_per_object: u64,
+    /// lopdf's parsing work in earlier reads of the same file.
+    scan_before: u64,
     pass: Pass,
     error: Option<Error>,
 }
@@ -98,7 +110,11 @@ impl Drop for Installed {
     }
 }
 
-/// The document in `bytes`, loaded within `limits`.
+/// The document in `bytes`, loaded within `limits`. A file whose
+/// cross-reference section lopdf cannot read, or whose table leaves objects
+/// unread or the catalog unfound, is read again with a rebuilt one
+/// ([`recover`](crate::recover)); lopdf's parsing work over both reads
+/// together stays within `max_parse_scan`.
 pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Document> {
     let shape = syntax::shape(bytes);
     if shape.depth > limits.max_nesting {
@@ -114,7 +130,183 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     check_xref_tables(bytes, limits)?;
     let budget = Budget::new(limits.max_decoded_bytes, cancelled);
     check_structural_streams(bytes, limits, &budget)?;
-    let read = |bytes: &[u8], pass| read(bytes, limits, tokens_left, cancelled, pass);
+    let mut spent = 0u64;
+    let first = load_file(bytes, limits, tokens_left, cancelled, &mut spent);
+    let read_first = match first {
+        Ok(doc) if sound(&doc) => return Ok(finished(doc)),
+        // Dropped before the second read: one document at a time.
+        Ok(_) => None,
+        Err(Error::Broken(why)) => Some(why),
+        Err(e) => return Err(e),
+    };
+    let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
+    let again = |spent: &mut u64| match &read_first {
+        Some(why) => Err(Error::Broken(why.clone())),
+        None => load_file(bytes, limits, tokens_left, cancelled, spent).map(finished),
+    };
+    let rebuilt = match recover::rebuilt_section(&bytes[start..], tokens_left, cancelled) {
+        Ok(rebuilt) => rebuilt,
+        // A file lopdf read, if unsoundly, is not refused for its rebuilding.
+        Err(Error::TooLarge(_)) if read_first.is_none() => None,
+        Err(e) => return Err(e),
+    };
+    let Some(tail) = rebuilt else {
+        return again(&mut spent);
+    };
+    let mut repaired = Vec::with_capacity(bytes.len() + tail.len());
+    repaired.extend_from_slice(bytes);
+    repaired.extend(tail);
+    match load_file(&repaired, limits, tokens_left, cancelled, &mut spent) {
+        Ok(mut doc) => {
+            if !root_found(&doc) {
+                find_catalog(&mut doc);
+            }
+            if root_found(&doc) {
+                return Ok(finished(doc));
+            }
+            drop(doc);
+            drop(repaired);
+            again(&mut spent)
+        }
+        Err(Error::Broken(_)) => {
+            drop(repaired);
+            again(&mut spent)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether lopdf read every object the table lists where it says, and the
+/// catalog the trailer names.
+fn sound(doc: &Document) -> bool {
+    root_found(doc)
+        && doc
+            .reference_table
+            .entries
+            .iter()
+            .all(|(&number, entry)| match entry {
+                XrefEntry::Normal { generation, .. } => {
+                    doc.objects.contains_key(&(number, *generation))
+                }
+                _ => true,
+            })
+}
+
+/// Whether the trailer's `/Root` is a dictionary of the document.
+fn root_found(doc: &Document) -> bool {
+    doc.trailer
+        .get(b"Root")
+        .and_then(Object::as_reference)
+        .is_ok_and(|id| matches!(doc.objects.get(&id), Some(Object::Dictionary(_))))
+}
+
+/// Names the last `/Type /Catalog` object with pages as the trailer's
+/// `/Root`, for a file whose trailer is lost.
+fn find_catalog(doc: &mut Document) {
+    let catalog = doc
+        .objects
+        .iter()
+        .rev()
+        .find(|(_, o)| {
+            o.as_dict()
+                .is_ok_and(|d| d.has_type(b"Catalog") && d.get(b"Pages").is_ok())
+        })
+        .map(|(id, _)| *id);
+    if let Some(id) = catalog {
+        doc.trailer.set("Root", Object::Reference(id));
+    }
+}
+
+/// What every loaded document gets: stream keys written through indirect
+/// references resolved (`/Filter 3 0 R` where 3 is `[/FlateDecode]`).
+fn finished(mut doc: Document) -> Document {
+    resolve_stream_keys(&mut doc);
+    doc
+}
+
+/// The largest value an indirect `/Filter` or `/DecodeParms` is resolved
+/// to, in entries: each stream gets a copy.
+const MAX_RESOLVED_ENTRIES: usize = 16;
+
+/// Replaces indirect `/Filter` and `/DecodeParms` values of every stream
+/// (and references inside their arrays) with the small objects they point
+/// to, so the filters read them as written directly. A target too large
+/// to copy for each stream is dropped (the stream is read unfiltered).
+fn resolve_stream_keys(doc: &mut Document) {
+    let mut changes: Vec<(ObjectId, &'static [u8], Object)> = Vec::new();
+    let resolve = |o: &Object| -> Object {
+        let mut seen = 0;
+        let mut o = o;
+        while let Object::Reference(id) = o {
+            seen += 1;
+            match doc.objects.get(id) {
+                Some(target) if seen < 8 => o = target,
+                _ => return Object::Null,
+            }
+        }
+        o.clone()
+    };
+    for (&id, object) in &doc.objects {
+        let Object::Stream(s) = object else { continue };
+        for key in [&b"Filter"[..], b"DecodeParms"] {
+            let Ok(value) = s.dict.get(key) else { continue };
+            let indirect = match value {
+                Object::Reference(_) => true,
+                Object::Array(a) => a.iter().any(|o| matches!(o, Object::Reference(_))),
+                _ => false,
+            };
+            if !indirect {
+                continue;
+            }
+            let mut value = resolve(value);
+            if let Object::Array(a) = &mut value {
+                for o in a.iter_mut() {
+                    if matches!(o, Object::Reference(_)) {
+                        *o = resolve(o);
+                    }
+                }
+            }
+            let size = match &value {
+                Object::Array(a) => a.len(),
+                Object::Dictionary(d) => d.len(),
+                _ => 1,
+            };
+            let value = if size > MAX_RESOLVED_ENTRIES {
+                Object::Null
+            } else {
+                value
+            };
+            let key: &'static [u8] = if key == b"Filter" {
+                b"Filter"
+            } else {
+                b"DecodeParms"
+            };
+            changes.push((id, key, value));
+        }
+    }
+    for (id, key, value) in changes {
+        if let Some(Object::Stream(s)) = doc.objects.get_mut(&id) {
+            match value {
+                Object::Null => {
+                    s.dict.remove(key);
+                }
+                value => s.dict.set(key, value),
+            }
+        }
+    }
+}
+
+/// The document in `bytes` (the file, or a repaired copy), loaded as plain
+/// or, for an encrypted file, decrypted with the empty password; `spent` is
+/// lopdf's parsing work so far, which this read adds to.
+fn load_file(
+    bytes: &[u8],
+    limits: Limits,
+    tokens_left: u64,
+    cancelled: &dyn Fn() -> bool,
+    spent: &mut u64,
+) -> Result<Document> {
+    let mut read = |bytes: &[u8], pass| read(bytes, limits, tokens_left, cancelled, pass, spent);
     let Some(hidden) = hide_encryption(bytes) else {
         return read(bytes, Pass::Plain);
     };
@@ -126,6 +318,7 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     };
     let dictionary_id = dictionary.as_reference().ok();
     structure.trailer.set("Encrypt", dictionary);
+    direct_file_id(&mut structure);
     structure
         .authenticate_password("")
         .map_err(|_| Error::Encrypted)?;
@@ -149,6 +342,32 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         doc.objects.remove(&id);
     }
     Ok(doc)
+}
+
+/// The trailer's `/ID` as the security handler reads it: an array whose
+/// first element is a string. It may be written through references; a file
+/// with none uses the empty string, as the standard security handler does
+/// (and pdftotext, pdf.js and MuPDF read such files).
+fn direct_file_id(doc: &mut Document) {
+    let deref = |o: &Object| -> Option<Object> {
+        match o {
+            Object::Reference(id) => doc.objects.get(id).cloned(),
+            other => Some(other.clone()),
+        }
+    };
+    let first = doc
+        .trailer
+        .get(b"ID")
+        .ok()
+        .and_then(deref)
+        .and_then(|ids| match ids {
+            Object::Array(a) => a.first().and_then(deref),
+            _ => None,
+        })
+        .filter(|first| first.as_str().is_ok());
+    let first = first.unwrap_or_else(|| Object::string_literal(Vec::new()));
+    doc.trailer
+        .set("ID", Object::Array(vec![first.clone(), first]));
 }
 
 /// What `/Encrypt` is renamed to: the same length, so no offset moves.
@@ -218,6 +437,7 @@ fn read(
     tokens_left: u64,
     cancelled: &dyn Fn() -> bool,
     pass: Pass,
+    spent: &mut u64,
 ) -> Result<Document> {
     let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
     // SAFETY: the pointer's lifetime is erased only to store it in the
@@ -238,6 +458,7 @@ fn read(
             next_member: 0,
             objects: 0,
             scan_per_object: (bytes.len() as u64 / 2).max(1),
+            scan_before: *spent,
             pass,
             error: None,
         })
@@ -256,7 +477,13 @@ fn read(
         Err(payload) if payload.is::<Stop>() => Err(lopdf::Error::ReferenceLimit),
         Err(payload) => std::panic::resume_unwind(payload),
     };
-    if let Some(e) = HOOK.with(|h| h.borrow_mut().as_mut().and_then(|h| h.error.take())) {
+    let (error, scanned) = HOOK.with(|h| {
+        h.borrow_mut().as_mut().map_or((None, 0), |h| {
+            (h.error.take(), h.objects.saturating_mul(h.scan_per_object))
+        })
+    });
+    *spent = spent.saturating_add(scanned);
+    if let Some(e) = error {
         return Err(e);
     }
     doc.map_err(|e| Error::Broken(e.to_string()))
@@ -315,7 +542,8 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
             h.error = Some(Error::TooLarge(format!("more than {MAX_OBJECTS} objects")));
             return None;
         }
-        if h.objects.saturating_mul(h.scan_per_object) > h.limits.max_parse_scan {
+        let scanned = h.objects.saturating_mul(h.scan_per_object);
+        if h.scan_before.saturating_add(scanned) > h.limits.max_parse_scan {
             let error = Error::TooLarge(format!(
                 "more than {} objects outside object streams in a file of {} MB, too many to parse in time",
                 h.objects - 1,
@@ -328,6 +556,17 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
         if cancelled() {
             stop(h, Error::Cancelled);
         }
+        // Whether this is a member of the object stream seen last (lopdf
+        // passes them right after it): those are not encrypted on their own.
+        let member = match object {
+            Object::Stream(s) => {
+                if !s.dict.has_type(b"ObjStm") {
+                    h.members.clear();
+                }
+                false
+            }
+            _ => h.is_member(id.0),
+        };
         match &h.pass {
             Pass::Plain => {}
             Pass::Structure => {
@@ -340,7 +579,7 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
                 compressed,
                 dictionary,
             } => {
-                if !compressed.contains(&id.0) && *dictionary != Some(id) {
+                if !member && !compressed.contains(&id.0) && *dictionary != Some(id) {
                     // A part that does not decrypt stays as it is, as lopdf
                     // leaves it.
                     let _ = decrypt_object(state, id, object);
@@ -377,10 +616,11 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
                         h.tokens_left -= tokens;
                         h.members = members;
                         h.next_member = 0;
-                        if s.dict.get(b"DecodeParms").is_err() {
-                            s.dict.remove(b"Filter");
-                            s.set_content(data);
-                        }
+                        // Decoded here, predictors too: lopdf parses the
+                        // members from this, never inflating it unbounded.
+                        s.dict.remove(b"Filter");
+                        s.dict.remove(b"DecodeParms");
+                        s.set_content(data);
                     }
                     Err(e) => {
                         h.error = Some(e);
@@ -394,15 +634,6 @@ fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Object)> {
         // object streams, which it passes right after their stream, in
         // order: those are moved into the answer, never copied (a copy of a
         // large array doubled its cost).
-        let member = match object {
-            Object::Stream(s) => {
-                if !s.dict.has_type(b"ObjStm") {
-                    h.members.clear();
-                }
-                false
-            }
-            _ => h.is_member(id.0),
-        };
         Some((
             id,
             if member {
@@ -581,6 +812,119 @@ mod tests {
             load(&pdf, Limits::default(), &|| true),
             Err(Error::Cancelled)
         ));
+    }
+
+    /// A two-page file: its text is on pages 4 and 6, in streams 3 and 5.
+    fn two_pages() -> Vec<u8> {
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+            "<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>".into(),
+            "<< /Length 28 >>\nstream\nBT /F1 12 Tf (First) Tj ET\nendstream".into(),
+            "<< /Type /Page /Parent 2 0 R /Contents 3 0 R >>".into(),
+            "<< /Length 29 >>\nstream\nBT /F1 12 Tf (Second) Tj ET\nendstream".into(),
+            "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>".into(),
+        ];
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objects.iter().enumerate() {
+            offsets.push(pdf.len());
+            pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
+        }
+        let xref = pdf.len();
+        pdf.extend(b"xref\n0 7\n0000000000 65535 f \n");
+        for o in offsets {
+            pdf.extend(format!("{o:010} 00000 n \n").bytes());
+        }
+        pdf.extend(
+            format!("trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes(),
+        );
+        pdf
+    }
+
+    /// The page contents lopdf loaded from `pdf`, in page order.
+    fn contents(pdf: &[u8]) -> Result<Vec<Vec<u8>>> {
+        let doc = load(pdf, Limits::default(), &|| false)?;
+        Ok(doc
+            .get_pages()
+            .values()
+            .filter_map(|&id| doc.get_page_content(id).ok())
+            .collect())
+    }
+
+    #[test]
+    fn rebuilds_a_damaged_cross_reference_section() {
+        let good = two_pages();
+        let both = contents(&good).unwrap();
+        assert_eq!(both.len(), 2);
+        let text = String::from_utf8_lossy(&good).into_owned();
+        // startxref pointing elsewhere.
+        let at = text.rfind("startxref\n").unwrap() + 10;
+        let end = at + text[at..].find('\n').unwrap();
+        let wrong_start = format!("{}12{}", &text[..at], &text[end..]);
+        assert_eq!(contents(wrong_start.as_bytes()).unwrap(), both);
+        // No table, trailer or startxref.
+        let cut = &good[..text.find("xref\n0 7").unwrap()];
+        assert_eq!(contents(cut).unwrap(), both);
+        // Every offset off by three.
+        let table = text.find("xref\n0 7").unwrap();
+        let mut shifted = text[..table].to_string();
+        for line in text[table..].split_inclusive('\n') {
+            match line.strip_suffix(" 00000 n \n") {
+                Some(offset) => {
+                    let offset: usize = offset.parse().unwrap();
+                    shifted.push_str(&format!("{:010} 00000 n \n", offset + 3));
+                }
+                None => shifted.push_str(line),
+            }
+        }
+        assert_eq!(contents(shifted.as_bytes()).unwrap(), both);
+        // A download cut inside the second page's stream: the first is read.
+        let inside = text.find("(Second)").unwrap();
+        assert_eq!(contents(&good[..inside]).unwrap(), vec![both[0].clone()]);
+        // Nothing to rebuild from: lopdf's own error.
+        assert!(matches!(
+            load(b"%PDF-1.4\nnothing\n", Limits::default(), &|| false),
+            Err(Error::Broken(_))
+        ));
+    }
+
+    #[test]
+    fn a_cancel_stops_the_rebuilding_too() {
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        for i in 1..20_000 {
+            pdf.extend(format!("{i} 0 obj\nnull\nendobj\n").bytes());
+        }
+        let calls = std::cell::Cell::new(0u32);
+        // lopdf's first read fails at once; the scan then sees the cancel.
+        let cancelled = || {
+            calls.set(calls.get() + 1);
+            calls.get() > 1
+        };
+        assert_eq!(
+            load(&pdf, Limits::default(), &cancelled).err(),
+            Some(Error::Cancelled)
+        );
+    }
+
+    #[test]
+    fn resolves_indirect_filters_and_their_parameters() {
+        let mut doc = Document::new();
+        let names = doc.add_object(Object::Array(vec![
+            Object::Name(b"ASCIIHexDecode".to_vec()),
+            Object::Name(b"FlateDecode".to_vec()),
+        ]));
+        let parms = doc.add_object(Object::Null);
+        let mut dict = lopdf::Dictionary::new();
+        dict.set("Filter", Object::Reference(names));
+        dict.set("DecodeParms", Object::Array(vec![Object::Reference(parms)]));
+        let id = doc.add_object(lopdf::Stream::new(dict, vec![]));
+        resolve_stream_keys(&mut doc);
+        let s = doc.get_object(id).unwrap().as_stream().unwrap();
+        assert_eq!(s.dict.get(b"Filter").unwrap().as_array().unwrap().len(), 2);
+        assert_eq!(
+            s.dict.get(b"DecodeParms").unwrap(),
+            &Object::Array(vec![Object::Null])
+        );
     }
 
     #[test]

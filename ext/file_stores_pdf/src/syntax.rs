@@ -43,6 +43,8 @@ fn is_regular(b: u8) -> bool {
 struct Scanner<'b> {
     bytes: &'b [u8],
     i: usize,
+    /// Where the token returned last starts.
+    start: usize,
 }
 
 impl Scanner<'_> {
@@ -50,6 +52,7 @@ impl Scanner<'_> {
         let bytes = self.bytes;
         loop {
             let b = *bytes.get(self.i)?;
+            self.start = self.i;
             match b {
                 b'(' => {
                     let mut level = 0usize;
@@ -127,7 +130,11 @@ impl Scanner<'_> {
 /// stream's data).
 pub fn shape(bytes: &[u8]) -> Shape {
     let mut shape = Shape::default();
-    let mut scanner = Scanner { bytes, i: 0 };
+    let mut scanner = Scanner {
+        bytes,
+        i: 0,
+        start: 0,
+    };
     let (mut depth, mut current) = (0usize, 0u64);
     while let Some(token) = scanner.next() {
         match token {
@@ -178,7 +185,11 @@ pub fn nesting(bytes: &[u8]) -> usize {
 /// The tokens of the one object at the start of `bytes`, counted up to
 /// just past `cap`.
 fn object_tokens(bytes: &[u8], cap: u64) -> u64 {
-    let mut scanner = Scanner { bytes, i: 0 };
+    let mut scanner = Scanner {
+        bytes,
+        i: 0,
+        start: 0,
+    };
     let (mut depth, mut count) = (0usize, 0u64);
     while let Some(token) = scanner.next() {
         match token {
@@ -193,6 +204,65 @@ fn object_tokens(bytes: &[u8], cap: u64) -> u64 {
         }
     }
     count
+}
+
+/// The entries of the dictionary at the start of `bytes`, each key (its
+/// `/` included) and its value as written, or None when it is not a whole
+/// dictionary. A value is a bracketed group, a string or name, or a run of
+/// numbers and keywords (`12 0 R`).
+pub fn dictionary_entries(bytes: &[u8]) -> Option<Vec<(&[u8], &[u8])>> {
+    let mut s = Scanner {
+        bytes,
+        i: 0,
+        start: 0,
+    };
+    match s.next()? {
+        Token::Open if bytes[s.start] == b'<' => {}
+        _ => return None,
+    }
+    let mut out = Vec::new();
+    loop {
+        match s.next()? {
+            Token::Close => return Some(out),
+            Token::Atom if bytes[s.start] == b'/' => {}
+            _ => return None,
+        }
+        // A string or name at the end leaves the scanner past the end.
+        let key = &bytes[s.start..s.i.min(bytes.len())];
+        let value = match s.next()? {
+            Token::Open => {
+                let from = s.start;
+                let mut depth = 1usize;
+                while depth > 0 {
+                    match s.next()? {
+                        Token::Open => depth += 1,
+                        Token::Close => depth -= 1,
+                        Token::Stream => return None,
+                        Token::Atom | Token::Word(_) => {}
+                    }
+                }
+                from..s.i
+            }
+            Token::Atom => s.start..s.i,
+            Token::Word(from) => {
+                let mut to = s.i;
+                loop {
+                    let saved = s.i;
+                    match s.next() {
+                        Some(Token::Word(_)) => to = s.i,
+                        _ => {
+                            s.i = saved;
+                            break;
+                        }
+                    }
+                }
+                from..to
+            }
+            Token::Close => return Some(out),
+            Token::Stream => return None,
+        };
+        out.push((key, &bytes[value.start..value.end.min(bytes.len())]));
+    }
 }
 
 /// The object numbers of an object stream's header (`data` decoded, its
@@ -265,6 +335,29 @@ mod tests {
         assert!(s.tokens < 30, "{s:?}");
         let stream = b"1 0 obj\n<< /Length 9 >>\nstream\n0 0 0 0 0\nendstream\nendobj";
         assert_eq!(shape(stream).largest, 4);
+    }
+
+    #[test]
+    fn reads_a_dictionary_s_entries_as_written() {
+        let d = b"<< /Root 1 0 R /ID [<ab> (c d)] /T (x) /N /Name /E << /K [1] >> >> trailing";
+        let entries = dictionary_entries(d).unwrap();
+        let as_text: Vec<(&[u8], &[u8])> = entries;
+        assert_eq!(
+            as_text,
+            vec![
+                (&b"/Root"[..], &b"1 0 R"[..]),
+                (&b"/ID"[..], &b"[<ab> (c d)]"[..]),
+                (&b"/T"[..], &b"(x)"[..]),
+                (&b"/N"[..], &b"/Name"[..]),
+                (&b"/E"[..], &b"<< /K [1] >>"[..]),
+            ]
+        );
+        assert!(dictionary_entries(b"<< /Root 1 0 R").is_none());
+        // A fuzzing finding: a string cut by the end of the bytes.
+        assert!(dictionary_entries(b"<< /T (abc").is_none());
+        assert!(dictionary_entries(b"<< /T (abc\\").is_none());
+        assert!(dictionary_entries(b"<< /T").is_none());
+        assert!(dictionary_entries(b"[1 2]").is_none());
     }
 
     #[test]

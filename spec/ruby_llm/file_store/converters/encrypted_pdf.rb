@@ -7,16 +7,18 @@ require 'digest'
 # a spec controls what only decryption reveals. Object 7 sits in an object
 # stream (object 6) whose Flate data is +objstm+ ("7 0 " then the object),
 # found through a cross-reference stream; the page's content stream is
-# encrypted too, so reading its text shows the file was decrypted.
+# encrypted too, so reading its text shows the file was decrypted. With
+# +id: nil+ the trailer has no /ID, and the key derives from an empty one.
 class EncryptedPdf
   PAD = ['28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A'].pack('H*')
   ID = 'fixed-document-id'.b.ljust(16, "\0")
   PERMISSIONS = -4
 
-  def initialize(objstm:, content:)
+  def initialize(objstm:, content:, id: ID)
     # Algorithm 2 of the PDF spec with the empty password; O may be any 32
     # bytes, since only the user password is checked.
-    @key = Digest::MD5.digest(PAD + PAD + [PERMISSIONS].pack('l<') + ID)[0, 5]
+    @id = id
+    @key = Digest::MD5.digest(PAD + PAD + [PERMISSIONS].pack('l<') + id.to_s)[0, 5]
     @objects = {
       1 => '<< /Type /Catalog /Pages 2 0 R >>',
       2 => '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
@@ -51,7 +53,8 @@ class EncryptedPdf
       [1, offsets.fetch(num), 0]
     end
     data = rows.map { |row| row.pack('CNn') }.join
-    "9 0 obj\n<< /Type /XRef /Size 10 /W [1 4 2] /Root 1 0 R /Encrypt 8 0 R /ID [<#{hex(ID)}> <#{hex(ID)}>] " \
+    id = @id && "/ID [<#{hex(@id)}> <#{hex(@id)}>] "
+    "9 0 obj\n<< /Type /XRef /Size 10 /W [1 4 2] /Root 1 0 R /Encrypt 8 0 R #{id}" \
     "/Length #{data.bytesize} >>\nstream\n".b + data + "\nendstream\nendobj\n".b
   end
 

@@ -1,0 +1,413 @@
+//! Rebuilds a damaged file's cross-reference section, as poppler, MuPDF,
+//! PDFium and pdf.js do: when `startxref` points at the wrong offset, the
+//! table is damaged or its offsets wrong, or the trailer is missing (a cut
+//! download), the file is scanned for `N G obj` headers, keeping the last
+//! definition of each object number, and for its trailer dictionary: the
+//! last `trailer` dictionary that names a `/Root`, or else the last
+//! `/Type /XRef` stream's dictionary that does. (A file with neither gets a
+//! trailer of its own after loading: [`load`](crate::load) looks for the
+//! `/Type /Catalog` object then.)
+//!
+//! What is rebuilt is written as a cross-reference *stream* to append after
+//! the file's bytes, so lopdf loads the repaired copy through the same hook
+//! and bounds as any other file: objects in object streams are found
+//! through the streams the rebuilt table lists. A stream, not a table:
+//! lopdf parses a table in time quadratic in its length, a stream in one
+//! pass.
+//!
+//! The scan is linear in the file's size: each keyword finder only moves
+//! forward, stream data is skipped to its `endstream` (an embedded file's
+//! own objects are not taken for the file's), and a dictionary is read at
+//! most up to the next object header or keyword. It checks the cancel flag
+//! as it goes, and refuses past [`MAX_OBJECTS`] headers.
+
+use std::fmt::Write as _;
+
+use memchr::memmem;
+
+use crate::load::MAX_OBJECTS;
+use crate::syntax;
+use crate::{Error, Result};
+
+/// The longest trailer dictionary read, in bytes: a real one is a few
+/// hundred; this bounds what a hostile file can make the scan reread.
+const MAX_TRAILER_BYTES: usize = 64 << 10;
+
+/// The trailer keys kept from the file's trailer dictionary: the others
+/// (`/Prev`, `/XRefStm`, `/Size`, a stream's `/Filter` ...) describe the
+/// damaged section, not the document.
+const TRAILER_KEYS: [&[u8]; 4] = [b"/Root", b"/Info", b"/Encrypt", b"/ID"];
+
+/// Gaps in the object numbers up to this long are written as free entries,
+/// longer ones start a new subsection.
+const MAX_GAP: u32 = 4;
+
+/// One `N G obj` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub number: u32,
+    pub generation: u16,
+    /// Where its first digit is, counted from the `%PDF-` header.
+    pub offset: usize,
+}
+
+/// The cross-reference stream to append after `body` (the file from its
+/// `%PDF-` header) so lopdf reads it with a rebuilt table, or None when the
+/// file holds no object header. Its dictionary may make at most
+/// `tokens_left` parsed values.
+pub fn rebuilt_section(
+    body: &[u8],
+    tokens_left: u64,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Option<Vec<u8>>> {
+    let all = headers(body, cancelled)?;
+    if all.is_empty() {
+        return Ok(None);
+    }
+    let trailer = trailer_entries(body, &all, cancelled)?;
+    // The last definition of each number wins: sort by number, keeping the
+    // file order among equal numbers, then take the last of each run.
+    let mut latest = all;
+    latest.sort_by_key(|h| h.number);
+    let mut kept: Vec<Header> = Vec::with_capacity(latest.len());
+    for h in latest {
+        match kept.last_mut() {
+            Some(last) if last.number == h.number => *last = h,
+            _ => kept.push(h),
+        }
+    }
+    let own = kept.last().map_or(1, |h| h.number.saturating_add(1));
+    if own == u32::MAX {
+        return Ok(None);
+    }
+    let at = body.len() + 1;
+    let width = offset_width(at);
+    let mut index = String::new();
+    let mut rows = Vec::with_capacity(kept.len() * (3 + width));
+    let mut run: Option<(u32, u32)> = None;
+    let close = |index: &mut String, run: (u32, u32)| {
+        let _ = write!(index, "{} {} ", run.0, run.1);
+    };
+    for h in &kept {
+        run = match run {
+            Some((start, count)) if h.number - (start + count) <= MAX_GAP => {
+                for _ in start + count..h.number {
+                    rows.push(0);
+                    rows.extend(std::iter::repeat_n(0, width + 2));
+                }
+                Some((start, h.number - start + 1))
+            }
+            other => {
+                if let Some(done) = other {
+                    close(&mut index, done);
+                }
+                Some((h.number, 1))
+            }
+        };
+        rows.push(1);
+        rows.extend_from_slice(&(h.offset as u64).to_be_bytes()[8 - width..]);
+        rows.extend_from_slice(&h.generation.to_be_bytes());
+    }
+    if let Some(done) = run {
+        close(&mut index, done);
+    }
+    let mut dictionary = format!(
+        "<< /Type /XRef /Size {} /W [1 {width} 2] /Index [{}] /Length {}",
+        own + 1,
+        index.trim_end(),
+        rows.len()
+    )
+    .into_bytes();
+    // Byte for byte: an `/ID` string is binary, and the key derives from it.
+    for value in trailer {
+        dictionary.push(b' ');
+        dictionary.extend_from_slice(value);
+    }
+    dictionary.extend_from_slice(b" >>");
+    if syntax::shape(&dictionary).tokens > tokens_left {
+        return Err(Error::TooLarge(format!(
+            "its rebuilt cross-reference section would parse into more than {tokens_left} values"
+        )));
+    }
+    let mut out = format!("\n{own} 0 obj\n").into_bytes();
+    out.extend(dictionary);
+    out.extend_from_slice(b"\nstream\n");
+    out.extend(rows);
+    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
+    Ok(Some(out))
+}
+
+/// The bytes an offset into a file of `len` bytes needs.
+fn offset_width(len: usize) -> usize {
+    let bits = usize::BITS - len.leading_zeros();
+    (bits as usize).div_ceil(8).clamp(4, 8)
+}
+
+fn is_regular(b: u8) -> bool {
+    !b" \t\n\r\x0c\0()<>[]{}/%".contains(&b)
+}
+
+fn is_space(b: u8) -> bool {
+    b" \t\n\r\x0c\0".contains(&b)
+}
+
+/// A finder whose last answer is kept while the position it was asked from
+/// has not passed it: each one only moves forward, so the scan is linear.
+struct Ahead<'b> {
+    finder: memmem::Finder<'b>,
+    /// The position searched from, and what was found there.
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl<'b> Ahead<'b> {
+    fn new(needle: &'b [u8]) -> Self {
+        Ahead {
+            finder: memmem::Finder::new(needle),
+            last: None,
+        }
+    }
+
+    /// The first match at or after `from`.
+    fn find(&mut self, hay: &[u8], from: usize) -> Option<usize> {
+        if let Some((searched, found)) = self.last {
+            match found {
+                Some(p) if searched <= from && p >= from => return Some(p),
+                None if searched <= from => return None,
+                _ => {}
+            }
+        }
+        let found = self
+            .finder
+            .find(hay.get(from..).unwrap_or_default())
+            .map(|p| p + from);
+        self.last = Some((from, found));
+        found
+    }
+}
+
+/// Every `N G obj` header of `body`, in file order, outside stream data.
+pub fn headers(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Header>> {
+    let mut found = Vec::new();
+    let mut objs = Ahead::new(b"obj");
+    let mut streams = Ahead::new(b"stream");
+    let mut ends = Ahead::new(b"endstream");
+    let mut i = 0;
+    let mut steps = 0u32;
+    while let Some(o) = objs.find(body, i) {
+        steps = steps.wrapping_add(1);
+        if steps % 4096 == 4095 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        if let Some(s) = streams.find(body, i).filter(|&s| s < o) {
+            i = s + 6;
+            let keyword = (s < 3 || &body[s - 3..s] != b"end")
+                && !body.get(s + 6).is_some_and(|&b| is_regular(b))
+                && (s == 0 || !is_regular(body[s - 1]));
+            if keyword {
+                // Data runs to its `endstream`; a stream with none (a cut
+                // file) is not skipped, so the objects after it are found.
+                if let Some(e) = ends.find(body, s + 6) {
+                    i = e + 9;
+                }
+            }
+            continue;
+        }
+        i = o + 3;
+        if body.get(o + 3).is_some_and(|&b| is_regular(b)) {
+            continue;
+        }
+        if let Some(h) = header_before(body, o) {
+            if found.len() as u64 >= MAX_OBJECTS {
+                return Err(Error::TooLarge(format!("more than {MAX_OBJECTS} objects")));
+            }
+            found.push(h);
+        }
+    }
+    Ok(found)
+}
+
+/// The header whose `obj` keyword is at `o`: `N G obj`, each part after
+/// white space, the number after a delimiter or the file's start.
+fn header_before(body: &[u8], o: usize) -> Option<Header> {
+    let mut p = o;
+    let spaces = |p: &mut usize| {
+        let end = *p;
+        while *p > 0 && end - *p < 256 && is_space(body[*p - 1]) {
+            *p -= 1;
+        }
+        *p < end
+    };
+    let digits = |p: &mut usize, most: usize| -> Option<u64> {
+        let end = *p;
+        while *p > 0 && end - *p <= most && body[*p - 1].is_ascii_digit() {
+            *p -= 1;
+        }
+        if *p == end || end - *p > most {
+            return None;
+        }
+        std::str::from_utf8(&body[*p..end]).ok()?.parse().ok()
+    };
+    if !spaces(&mut p) {
+        return None;
+    }
+    let generation = u16::try_from(digits(&mut p, 5)?).ok()?;
+    if !spaces(&mut p) {
+        return None;
+    }
+    let number = u32::try_from(digits(&mut p, 10)?).ok()?;
+    if number == 0 || (p > 0 && is_regular(body[p - 1])) {
+        return None;
+    }
+    Some(Header {
+        number,
+        generation,
+        offset: p,
+    })
+}
+
+/// The values of the trailer keys kept (each written as `/Key value`),
+/// from the last `trailer` dictionary naming a `/Root`, or else the last
+/// `/Type /XRef` stream dictionary that does; empty when there is neither.
+fn trailer_entries<'b>(
+    body: &'b [u8],
+    headers: &[Header],
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Vec<&'b [u8]>> {
+    // `trailer` keywords, last first, each read up to the one after it.
+    let trailers: Vec<usize> = memmem::find_iter(body, b"trailer").collect();
+    let mut end = body.len();
+    for (n, &t) in trailers.iter().enumerate().rev() {
+        if n % 4096 == 4095 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let window = &body[t + 7..end.min(t + 7 + MAX_TRAILER_BYTES)];
+        end = t;
+        let start = window.iter().take_while(|&&b| is_space(b)).count();
+        if let Some(entries) = kept_entries(&window[start..]) {
+            return Ok(entries);
+        }
+    }
+    // A cross-reference stream's dictionary: the object before a `/XRef`
+    // name, read up to the next header; each object once.
+    let mut last_read = None;
+    let names: Vec<usize> = memmem::find_iter(body, b"/XRef").collect();
+    for (n, &x) in names.iter().enumerate().rev() {
+        if n % 4096 == 4095 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        if body.get(x + 5).is_some_and(|&b| is_regular(b)) {
+            continue;
+        }
+        let k = headers.partition_point(|h| h.offset < x);
+        if k == 0 || last_read == Some(k) {
+            continue;
+        }
+        last_read = Some(k);
+        let from = headers[k - 1].offset;
+        let to = headers.get(k).map_or(body.len(), |h| h.offset);
+        let object = &body[from..to.min(from + MAX_TRAILER_BYTES)];
+        let Some(open) = memmem::find(object, b"<<") else {
+            continue;
+        };
+        if let Some(entries) = kept_entries(&object[open..]) {
+            return Ok(entries);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// The kept entries of the dictionary at the start of `bytes`, when it is
+/// one and names a `/Root`.
+fn kept_entries(bytes: &[u8]) -> Option<Vec<&[u8]>> {
+    let entries = syntax::dictionary_entries(bytes)?;
+    let kept: Vec<&[u8]> = entries
+        .into_iter()
+        .filter(|(key, _)| TRAILER_KEYS.contains(key))
+        .map(|(key, value)| {
+            let from = key.as_ptr() as usize - bytes.as_ptr() as usize;
+            let to = value.as_ptr() as usize - bytes.as_ptr() as usize + value.len();
+            &bytes[from..to]
+        })
+        .collect();
+    kept.iter()
+        .any(|entry| entry.starts_with(b"/Root"))
+        .then_some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn never() -> bool {
+        false
+    }
+
+    #[test]
+    fn finds_object_headers_outside_stream_data() {
+        let body =
+            b"%PDF-1.4\n1 0 obj\n<< /Length 20 >>\nstream\n9 0 obj (not one)\nendstream\nendobj\n\
+                     2 3 obj [1]endobj 12 0 obj<<>>endobj x3 0 obj 4 0 objx";
+        let found = headers(body, &never).unwrap();
+        let numbers: Vec<(u32, u16)> = found.iter().map(|h| (h.number, h.generation)).collect();
+        assert_eq!(numbers, vec![(1, 0), (2, 3), (12, 0)]);
+        assert_eq!(&body[found[1].offset..found[1].offset + 7], b"2 3 obj");
+    }
+
+    #[test]
+    fn a_stream_with_no_end_hides_nothing() {
+        let body = b"%PDF-1.4\n1 0 obj\n<< >>\nstream\nabc\n2 0 obj\n[]\nendobj\n";
+        let found = headers(body, &never).unwrap();
+        assert_eq!(found.len(), 2);
+    }
+
+    #[test]
+    fn keeps_the_last_trailer_that_names_a_root() {
+        let body = b"%PDF-1.4\n1 0 obj\n<< >>\nendobj\ntrailer\n<< /Size 2 /Root 1 0 R /Prev 99 /ID [<ab> (c)] >>\n\
+                     trailer\n<< /Size 3 >>\n";
+        let all = headers(body, &never).unwrap();
+        let entries = trailer_entries(body, &all, &never).unwrap();
+        assert_eq!(entries, vec![&b"/Root 1 0 R"[..], &b"/ID [<ab> (c)]"[..]]);
+    }
+
+    #[test]
+    fn reads_a_cross_reference_stream_dictionary_as_the_trailer() {
+        let body =
+            b"%PDF-1.5\n1 0 obj\n<< >>\nendobj\n7 0 obj\n<< /Type /XRef /Root 1 0 R /W [1 2 1] \
+                     /Length 3 >>\nstream\nabc\nendstream\nendobj\n";
+        let all = headers(body, &never).unwrap();
+        let entries = trailer_entries(body, &all, &never).unwrap();
+        assert_eq!(entries, vec![&b"/Root 1 0 R"[..]]);
+    }
+
+    #[test]
+    fn writes_a_stream_lopdf_reads_keeping_the_last_definition() {
+        let mut file = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n\
+                     2 0 obj\n(old)\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n\
+                     9 0 obj\n(far)\nendobj\ntrailer\n<< /Root 1 0 R >>\n"
+            .to_vec();
+        let tail = rebuilt_section(&file, 1000, &never).unwrap().unwrap();
+        file.extend(tail);
+        let doc = lopdf::Document::load_mem(&file).unwrap();
+        assert!(doc.get_object((2, 0)).unwrap().as_dict().is_ok());
+        assert_eq!(doc.get_object((9, 0)).unwrap().as_str().unwrap(), b"far");
+        assert_eq!(
+            doc.trailer.get(b"Root").unwrap().as_reference().unwrap(),
+            (1, 0)
+        );
+        assert!(doc.trailer.get(b"Prev").is_err());
+    }
+
+    #[test]
+    fn stops_when_cancelled_and_refuses_nothing_to_rebuild() {
+        let mut body = b"%PDF-1.4\n".to_vec();
+        for i in 1..10_000 {
+            body.extend(format!("{i} 0 obj null endobj\n").bytes());
+        }
+        assert_eq!(headers(&body, &|| true), Err(Error::Cancelled));
+        assert_eq!(rebuilt_section(b"%PDF-1.4\nnothing", 100, &never), Ok(None));
+        assert!(matches!(
+            rebuilt_section(&body, 10, &never),
+            Err(Error::TooLarge(_))
+        ));
+    }
+}

@@ -1,0 +1,96 @@
+# frozen_string_literal: true
+
+require_relative 'pdf_fixtures'
+require_relative 'pdf_filter_encoders'
+
+# Damaged PDFs, as broken generators, cut downloads and hand edits leave
+# them, and streams through every standard filter, built from the
+# well-formed files of PdfFixtures.
+module PdfRecoveryFixtures
+  include PdfFixtures
+
+  # +startxref+ pointing into the middle of an object.
+  def pdf_with_wrong_startxref(*pages)
+    make_pdf(*pages).sub(/startxref\n\d+/, "startxref\n12")
+  end
+
+  # No cross-reference table, trailer or startxref: the objects alone.
+  def pdf_without_trailer(*pages)
+    make_pdf(*pages)[/\A.*?(?=^xref$)/m]
+  end
+
+  # A table whose offsets are all off by +shift+ bytes (a file re-saved
+  # with other line endings, or edited by hand).
+  def pdf_with_wrong_offsets(*pages, shift: 7)
+    make_pdf(*pages).gsub(/^(\d{10}) (\d{5}) n/) do
+      format('%<offset>010d %<generation>s n', offset: Regexp.last_match(1).to_i + shift,
+                                               generation: Regexp.last_match(2))
+    end
+  end
+
+  # A download cut in the middle of the last page's content stream.
+  def truncated_pdf(*pages)
+    full = make_pdf(*pages)
+    last = full.rindex('BT /F1')
+    full[0, last + 10]
+  end
+
+  # Encrypted with the empty password (RC4), its trailer without /ID.
+  def encrypted_pdf_without_id(text)
+    EncryptedPdf.new(objstm: Zlib::Deflate.deflate('7 0 << /Unused true >>'), content: page_content(text),
+                     id: nil).bytes
+  end
+
+  # One page whose content stream goes through +filters+ (applied last
+  # first, so the reader undoes them in the order written), with +parms+ as
+  # its /DecodeParms; the /Filter and /Length written directly or, with
+  # +indirect+, through references to objects 6 and 7.
+  def filtered_pdf(text, filters, parms: nil, indirect: false)
+    data = encoded(page_content(text).b, filters, parms)
+    names = "[#{filters.map { |f| "/#{f}" }.join(' ')}]"
+    keys = indirect ? '/Filter 6 0 R /Length 7 0 R' : "/Filter #{names} /Length #{data.bytesize}"
+    keys += " /DecodeParms #{dictionary(parms)}" if parms
+    objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
+               '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+               "<< #{keys} >>\nstream\n".b + data + "\nendstream".b,
+               '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
+               '/Resources << /Font << /F1 3 0 R >> >> >>']
+    objects += [names, data.bytesize.to_s] if indirect
+    serialize(objects)
+  end
+
+  private
+
+  # +bytes+ through +filters+ encoded, the last first.
+  def encoded(bytes, filters, parms)
+    filters.each_index.reverse_each.reduce(bytes) do |data, i|
+      encode(filters[i], data, parms.is_a?(Array) ? parms[i] : parms)
+    end
+  end
+
+  def encode(filter, bytes, parms)
+    e = PdfFilterEncoders
+    case filter
+    when 'FlateDecode' then e.flate(predict(bytes, parms))
+    when 'LZWDecode' then e.lzw(predict(bytes, parms), early: (parms || {}).fetch(:EarlyChange, 1) == 1)
+    when 'ASCII85Decode' then e.ascii85(bytes)
+    when 'ASCIIHexDecode' then e.ascii_hex(bytes)
+    when 'RunLengthDecode' then e.run_length(bytes)
+    else raise ArgumentError, filter
+    end
+  end
+
+  def predict(bytes, parms)
+    case parms && parms[:Predictor]
+    when nil, 1 then bytes
+    when 2 then PdfFilterEncoders.tiff_predicted(bytes, columns: parms.fetch(:Columns))
+    else PdfFilterEncoders.png_predicted(bytes, columns: parms.fetch(:Columns))
+    end
+  end
+
+  def dictionary(parms)
+    return "[#{parms.map { |p| p ? dictionary(p) : 'null' }.join(' ')}]" if parms.is_a?(Array)
+
+    "<< #{parms.map { |k, v| "/#{k} #{v}" }.join(' ')} >>"
+  end
+end
