@@ -17,15 +17,7 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
   let(:s) { ScriptedOpenAIServer }
 
   RubyLLMSource.each_version(self) do
-    # Runs the block in a ruby_llm child with the acts_as_chat models and the
-    # server answering +script+; returns what the block returns.
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMRecords.load_models!
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
+    def prepare_child = RubyLLMRecords.load_models!
 
     def create_chat = LlmChat.create!(**chat_options)
 
@@ -47,7 +39,6 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
     end
 
     def tool_names(request) = (request['tools'] || []).map { |tool| tool.dig('function', 'name') }
-    def user_contents(request) = request['messages'].select { |m| m['role'] == 'user' }.map { |m| m['content'] }
 
     it 'gives Chat.create!.with_file_store its Active Storage store, keeping each attachment in one blob' do
       csv = File.join(ActiveStorageSpecApp::DIR, 'q3.csv').tap { |path| File.write(path, "region,total\nnorth,12\n") }

@@ -18,13 +18,7 @@ RSpec.describe 'a chat record writing at a long path', :integration do
   let(:s) { ScriptedOpenAIServer }
 
   RubyLLMSource.each_version(self) do
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMRecords.load_models!
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
+    def prepare_child = RubyLLMRecords.load_models!
 
     def chat_options
       { model: 'gpt-4.1-mini', **RubyLLMSource.chat_options.slice(:provider, :assume_model_exists),

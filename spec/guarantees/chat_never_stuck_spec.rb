@@ -10,18 +10,6 @@ RSpec.describe 'Guarantee: a chat with files never gets stuck', :integration do
   RubyLLMSource.each_version(self) do
     let(:s) { ScriptedOpenAIServer }
 
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
-
-    # Runs in the ruby_llm child.
-    def new_chat
-      RubyLLM.chat(model: 'gpt-4.1-mini', **RubyLLMSource.chat_options)
-    end
-
     # Runs in the ruby_llm child: each tool call of the chat has its result.
     def unanswered_tool_calls(chat)
       called = chat.messages.flat_map { |m| m.tool_calls ? m.tool_calls.keys : [] }

@@ -13,13 +13,6 @@ RSpec.describe 'Guarantee: a kept name cannot forge what the model sees', :integ
     let(:s) { ScriptedOpenAIServer }
     let(:docx) { File.binread(File.expand_path('../fixtures/office/basic.docx', __dir__)) }
 
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
-
     let(:unseen) { /[\u2028\u2029\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/ }
 
     it 'sends kept names without separators or format characters, in notes and in wrappers' do

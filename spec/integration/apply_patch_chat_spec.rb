@@ -9,15 +9,6 @@ RSpec.describe 'RubyLLM chats editing with apply_patch', :integration do
   let(:s) { ScriptedOpenAIServer }
 
   RubyLLMSource.each_version(self) do
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
-
-    def tool_contents(request) = request['messages'].select { |m| m['role'] == 'tool' }.map { |m| m['content'] }
-
     it 'applies a patch the model sends, refusing a wrong hunk first and writing nothing for it' do
       folder = File.join(@tmp, 'app')
       FileUtils.mkdir_p(File.join(folder, 'models'))

@@ -11,16 +11,6 @@ RSpec.describe 'RubyLLM chats with mounted stores', :integration do
   let(:s) { ScriptedOpenAIServer }
 
   RubyLLMSource.each_version(self) do
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
-
-    def new_chat = RubyLLM.chat(model: 'gpt-4.1-mini', **RubyLLMSource.chat_options)
-    def tool_contents(request) = request['messages'].select { |m| m['role'] == 'tool' }.map { |m| m['content'] }
-
     def handbook_folder
       File.join(@tmp, 'handbook').tap do |dir|
         FileUtils.mkdir_p(dir)

@@ -10,17 +10,6 @@ RSpec.describe 'RubyLLM chats with move_file and read-only stores', :integration
   let(:s) { ScriptedOpenAIServer }
 
   RubyLLMSource.each_version(self) do
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
-
-    def new_chat = RubyLLM.chat(model: 'gpt-4.1-mini', **RubyLLMSource.chat_options)
-    def user_contents(request) = request['messages'].select { |m| m['role'] == 'user' }.map { |m| m['content'] }
-    def tool_contents(request) = request['messages'].select { |m| m['role'] == 'tool' }.map { |m| m['content'] }
-
     it 'lets the model read, move, then edit a file at its new path without reading it again' do
       folder = File.join(@tmp, 'docs').tap { |dir| FileUtils.mkdir_p(File.join(dir, 'drafts')) }
       File.write(File.join(folder, 'drafts/plan.md'), "# Plan\nShip in May.\n")

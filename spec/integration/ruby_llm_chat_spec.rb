@@ -14,28 +14,11 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
   let(:s) { ScriptedOpenAIServer }
 
   RubyLLMSource.each_version(self) do
-    # Runs +script+ against a chat in a ruby_llm child; the block gets the
-    # server and returns what the examples check.
-    # A named block: an anonymous & used inside a block is a SyntaxError on Ruby 3.3+.
-    def with_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      RubyLLMSource.run(ruby_llm_version) do
-        RubyLLMSource.with_scripted_server(script, &block) # rubocop:disable Naming/BlockForwarding
-      end
-    end
-
-    def new_chat
-      RubyLLM.chat(model: 'gpt-4.1-mini', **RubyLLMSource.chat_options)
-    end
-
-    def user_contents(request) = request['messages'].select { |m| m['role'] == 'user' }.map { |m| m['content'] }
-
     # A message's attachments, in a child: ruby_llm 2.0 has Message#attachments,
     # 1.16 keeps them in its RubyLLM::Content.
     def attachments_of(message)
       message.respond_to?(:attachments) ? message.attachments : message.content.attachments
     end
-
-    def tool_contents(request) = request['messages'].select { |m| m['role'] == 'tool' }.map { |m| m['content'] }
 
     it 'sends the latest attachments in full and earlier ones as lines, keeping chat.messages as they were' do
       notes = File.join(@tmp, 'notes.md').tap { |path| File.write(path, "# Notes\nTermination: 30 days.\n") }

@@ -51,6 +51,7 @@ module RubyLLMSource
     present.each do |version|
       group.context("on ruby_llm #{version}", ruby_llm: version) do
         let(:ruby_llm_version) { version }
+        include ScriptedChat
         class_exec(&)
       end
     end
