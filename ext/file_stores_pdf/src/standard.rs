@@ -1,6 +1,7 @@
 //! The widths of the 14 standard fonts, for a simple font that names one
 //! (`/BaseFont /Times-Roman`) and gives no `/Widths`: as every reader does,
-//! from Adobe's font metrics (the AFM files of `pdf-core-14-font-afms`).
+//! from Adobe's font metrics (the AFM files of `pdf-core-14-font-afms`, read
+//! at build time into tables by `build.rs`).
 //! Without them each glyph would advance a guessed half em, and words placed
 //! apart by `Td` run into each other or split.
 
@@ -8,10 +9,23 @@ use std::collections::HashMap;
 
 use crate::fonts::glyph_text;
 
-/// The AFM text of a standard font named `base` (a subset tag and the
+/// A glyph of a standard font: its code in the font's own encoding (-1 for
+/// none), its width in thousandths of an em, and its name.
+struct Metric {
+    code: i32,
+    width: f32,
+    name: &'static str,
+}
+
+/// The tables build.rs makes, one per font, named as the AFM constants.
+mod afm {
+    use super::Metric;
+    include!(concat!(env!("OUT_DIR"), "/standard_metrics.rs"));
+}
+
+/// The metrics of a standard font named `base` (a subset tag and the
 /// common Windows names, `Arial,Bold` or `TimesNewRoman`, included).
-fn metrics(base: &[u8]) -> Option<&'static str> {
-    use pdf_core_14_font_afms as afm;
+fn metrics(base: &[u8]) -> Option<&'static [Metric]> {
     let name = std::str::from_utf8(base).ok()?;
     // A subset tag: six capitals and a plus.
     let name = match name.split_once('+') {
@@ -56,23 +70,12 @@ pub fn widths(base: &[u8], text: &[Option<String>]) -> Option<HashMap<u32, f32>>
     let afm = metrics(base)?;
     let mut by_text: HashMap<String, f32> = HashMap::new();
     let mut by_code: HashMap<u32, f32> = HashMap::new();
-    for line in afm.lines().filter(|l| l.starts_with("C ")) {
-        let (mut code, mut width, mut name) = (None, None, None);
-        for field in line.split(';') {
-            let mut parts = field.split_whitespace();
-            match (parts.next(), parts.next()) {
-                (Some("C"), Some(c)) => code = c.parse::<i32>().ok(),
-                (Some("WX"), Some(w)) => width = w.parse::<f32>().ok(),
-                (Some("N"), Some(n)) => name = Some(n),
-                _ => {}
-            }
+    for metric in afm {
+        if let Ok(code) = u32::try_from(metric.code) {
+            by_code.insert(code, metric.width);
         }
-        let Some(width) = width else { continue };
-        if let Some(code) = code.and_then(|c| u32::try_from(c).ok()) {
-            by_code.insert(code, width);
-        }
-        if let Some(t) = name.and_then(|n| glyph_text(n.as_bytes())) {
-            by_text.entry(t).or_insert(width);
+        if let Some(t) = glyph_text(metric.name.as_bytes()) {
+            by_text.entry(t).or_insert(metric.width);
         }
     }
     let mut out = HashMap::new();
