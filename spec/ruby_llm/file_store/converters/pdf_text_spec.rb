@@ -26,6 +26,22 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(make_pdf('3', nil))).to be_nil
   end
 
+  it 'reads short pages of real text, which paint no image, as text' do
+    expect(convert(make_pdf('Potato'))).to eq("## Page 1\n\nPotato\n")
+    expect(convert(make_pdf('FX1', 'FX2'))).to eq("## Page 1\n\nFX1\n\n## Page 2\n\nFX2\n")
+  end
+
+  it 'answers nil for a scan with a stray page number or stamp: its text is over an image' do
+    %i[xobject form inline].each do |image|
+      expect(convert(make_scan_pdf('Potato', image:))).to be_nil, "a scan painted by #{image}"
+      expect(convert(make_scan_pdf('12', image:))).to be_nil
+    end
+  end
+
+  it 'answers nil for pages of only page numbers, image or not: nothing to read' do
+    expect(convert(make_pdf('1', '2', '- 3 -'))).to be_nil
+  end
+
   it 'reads a PDF encrypted with the empty user password' do
     expect(convert(pdf_fixture('encrypted_empty_password.pdf')))
       .to eq("## Page 1\n\nEncrypted, yet it opens\nwithout a password.\n")
