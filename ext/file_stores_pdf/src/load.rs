@@ -50,7 +50,7 @@ use std::collections::HashSet;
 
 use lopdf::encryption::{decrypt_object, EncryptionState};
 use lopdf::xref::XrefEntry;
-use lopdf::{Document, Object, ObjectId, Reader};
+use lopdf::{Dictionary, Document, Object, ObjectId, Reader};
 use memchr::memmem;
 
 use crate::filters::{self, Budget};
@@ -319,6 +319,7 @@ fn load_file(
     let dictionary_id = dictionary.as_reference().ok();
     structure.trailer.set("Encrypt", dictionary);
     direct_file_id(&mut structure);
+    direct_crypt_filters(&mut structure);
     structure
         .authenticate_password("")
         .map_err(|_| Error::Encrypted)?;
@@ -342,6 +343,49 @@ fn load_file(
         doc.objects.remove(&id);
     }
     Ok(doc)
+}
+
+/// The `/Encrypt` dictionary's crypt filters (`/CF`, and each filter in it)
+/// made direct: lopdf reads only a direct `/CF`, and without it decrypts
+/// nothing (an AES-256 file with `/CF 7 0 R` read as ciphertext, pdf.js's
+/// issue7665). The specification allows references there.
+fn direct_crypt_filters(doc: &mut Document) {
+    let deref = |o: &Object| -> Object {
+        match o {
+            Object::Reference(id) => doc.objects.get(id).cloned().unwrap_or(Object::Null),
+            other => other.clone(),
+        }
+    };
+    let encrypt_id = doc
+        .trailer
+        .get(b"Encrypt")
+        .ok()
+        .and_then(|o| o.as_reference().ok());
+    let encrypt = match encrypt_id {
+        Some(id) => doc.objects.get(&id),
+        None => doc.trailer.get(b"Encrypt").ok(),
+    };
+    let Some(Ok(cf)) = encrypt
+        .and_then(|e| e.as_dict().ok())
+        .and_then(|e| e.get(b"CF").ok())
+        .map(|cf| match deref(cf) {
+            Object::Dictionary(d) => Ok(d),
+            _ => Err(()),
+        })
+    else {
+        return;
+    };
+    let mut direct = Dictionary::new();
+    for (name, filter) in cf.iter().take(16) {
+        direct.set(name.clone(), deref(filter));
+    }
+    let encrypt = match encrypt_id {
+        Some(id) => doc.objects.get_mut(&id),
+        None => doc.trailer.get_mut(b"Encrypt").ok(),
+    };
+    if let Some(Object::Dictionary(e)) = encrypt {
+        e.set("CF", Object::Dictionary(direct));
+    }
 }
 
 /// The trailer's `/ID` as the security handler reads it: an array whose

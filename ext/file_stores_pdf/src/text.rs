@@ -196,6 +196,10 @@ pub struct Interpreter<'a> {
     tokens: Tokens<'a>,
     /// Whether the page being read has painted an image so far.
     images: bool,
+    /// The page's resources, where a name a form's own `/Resources` lack
+    /// is looked up, as poppler and pdf.js do (qpdf's
+    /// form-xobjects-some-resources: a form's `/F1` only on the page).
+    page_resources: Option<&'a Dictionary>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -217,6 +221,7 @@ impl<'a> Interpreter<'a> {
             budget: Budget::new(limits.max_decoded_bytes, cancelled),
             tokens: Tokens::new(limits.max_tokens, cancelled),
             images: false,
+            page_resources: None,
         }
     }
 
@@ -228,6 +233,7 @@ impl<'a> Interpreter<'a> {
         }
         self.images = false;
         let resources = page_resources(doc, id);
+        self.page_resources = resources;
         let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
         let mut line = Line::new(room);
         // Read one after another, each decoded (and charged) when its turn
@@ -302,11 +308,13 @@ impl<'a> Interpreter<'a> {
 
     /// The font `name` of `resources`, loaded once per document; Err once
     /// the fonts loaded hold more than [`MAX_FONT_TABLES`].
-    fn font(&mut self, resources: Option<&Dictionary>, name: &[u8]) -> Result<Option<Rc<Font>>> {
+    fn font(&mut self, resources: Option<&'a Dictionary>, name: &[u8]) -> Result<Option<Rc<Font>>> {
         let doc = self.doc;
+        let find =
+            |r: &'a Dictionary| sub_dict(doc, r, b"Font").and_then(|f| sub_dict(doc, f, name));
         let Some(dict) = resources
-            .and_then(|r| sub_dict(doc, r, b"Font"))
-            .and_then(|fonts| sub_dict(doc, fonts, name))
+            .and_then(find)
+            .or_else(|| self.page_resources.and_then(find))
         else {
             return Ok(None);
         };
@@ -531,10 +539,14 @@ impl<'a> Interpreter<'a> {
         line: &mut Line,
     ) -> Result<()> {
         let doc = self.doc;
-        let Some(xobjects) = resources.and_then(|r| sub_dict(doc, r, b"XObject")) else {
-            return Ok(());
+        let find = |r: &'a Dictionary| match sub_dict(doc, r, b"XObject")?.get(name) {
+            Ok(Object::Reference(id)) => Some(*id),
+            _ => None,
         };
-        let Ok(Object::Reference(id)) = xobjects.get(name) else {
+        let Some(id) = &resources
+            .and_then(find)
+            .or_else(|| self.page_resources.and_then(find))
+        else {
             return Ok(());
         };
         if forms.contains(id) {

@@ -2,6 +2,7 @@
 
 require 'timeout'
 require_relative 'pdf_fixtures'
+require_relative 'aes256_pdf'
 
 # The PDF text-layer converter, alone and through stores and tools.
 RSpec.describe RubyLLM::FileStore::Converters::PdfText do
@@ -45,6 +46,11 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   it 'reads a PDF encrypted with the empty user password' do
     expect(convert(pdf_fixture('encrypted_empty_password.pdf')))
       .to eq("## Page 1\n\nEncrypted, yet it opens\nwithout a password.\n")
+  end
+
+  it 'reads a PDF encrypted with AES-256 whose crypt filters are written through references' do
+    expect(convert(Aes256Pdf.new('Sealed with AES-256, it opens.').bytes))
+      .to eq("## Page 1\n\nSealed with AES-256, it opens.\n")
   end
 
   it 'raises ConversionError saying a PDF is encrypted when it needs a password' do
