@@ -43,6 +43,18 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(make_pdf('1', '2', '- 3 -'))).to be_nil
   end
 
+  it "looks up a name a form's own /Resources lack in the page's, as pdftotext does" do
+    form = "BT /F1 12 Tf 72 700 Td (Drawn by a form whose resources hold no font.) Tj ET\n"
+    pdf = serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+                     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
+                     '/Resources << /Font << /F1 5 0 R >> /XObject << /Fx1 6 0 R >> >> >>',
+                     "<< /Length 8 >>\nstream\n/Fx1 Do\nendstream",
+                     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+                     '<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /ProcSet [/PDF] >> ' \
+                     "/Length #{form.bytesize} >>\nstream\n#{form}endstream"])
+    expect(convert(pdf)).to eq("## Page 1\n\nDrawn by a form whose resources hold no font.\n")
+  end
+
   it 'reads a PDF encrypted with the empty user password' do
     expect(convert(pdf_fixture('encrypted_empty_password.pdf')))
       .to eq("## Page 1\n\nEncrypted, yet it opens\nwithout a password.\n")
