@@ -31,30 +31,33 @@ class Aes256Pdf
   private
 
   def content
-    iv = Random.new(7).bytes(16)
-    data = iv + aes('AES-256-CBC', @key, page_content(@text), iv:, padding: true)
+    vector = Random.new(7).bytes(16)
+    data = vector + aes('AES-256-CBC', @key, page_content(@text), vector:, padding: true)
     "<< /Length #{data.bytesize} >>\nstream\n".b + data + "\nendstream".b
   end
 
-  # The standard security handler's entries for the empty password.
-  def encrypt(cf)
+  # The standard security handler's entries for the empty password: the
+  # user and owner keys (hash, validation salt, key salt), the file key
+  # wrapped by each, and the permissions sealed with it.
+  def encrypt(filters)
     salts = Random.new(5).bytes(32)
-    u = sha(salts[0, 8]) + salts[0, 16]
-    ue = aes('AES-256-CBC', sha(salts[8, 8]), @key, iv: "\0" * 16)
-    o = sha(salts[16, 8] + u) + salts[16, 16]
-    oe = aes('AES-256-CBC', sha(salts[24, 8] + u), @key, iv: "\0" * 16)
-    perms = aes('AES-256-ECB', @key, [-4].pack('l<') + "\xFF\xFF\xFF\xFFTadb0000".b)
-    "<< /Filter /Standard /V 5 /R 5 /Length 256 /P -4 /CF #{cf} /StmF /StdCF /StrF /StdCF " \
-      "/U <#{hex(u)}> /UE <#{hex(ue)}> /O <#{hex(o)}> /OE <#{hex(oe)}> /Perms <#{hex(perms)}> >>"
+    user = sha(salts[0, 8]) + salts[0, 16]
+    owner = sha(salts[16, 8] + user) + salts[16, 16]
+    "<< /Filter /Standard /V 5 /R 5 /Length 256 /P -4 /CF #{filters} /StmF /StdCF /StrF /StdCF " \
+      "/U <#{hex(user)}> /UE <#{hex(wrap(sha(salts[8, 8])))}> /O <#{hex(owner)}> " \
+      "/OE <#{hex(wrap(sha(salts[24, 8] + user)))}> /Perms <#{hex(perms)}> >>"
   end
+
+  def wrap(with) = aes('AES-256-CBC', with, @key, vector: "\0" * 16)
+  def perms = aes('AES-256-ECB', @key, [-4].pack('l<') + "\xFF\xFF\xFF\xFFTadb0000".b)
 
   def sha(data) = OpenSSL::Digest::SHA256.digest(data)
   def hex(data) = data.unpack1('H*')
 
-  def aes(name, key, data, iv: nil, padding: false)
+  def aes(name, key, data, vector: nil, padding: false)
     cipher = OpenSSL::Cipher.new(name).encrypt
     cipher.key = key
-    cipher.iv = iv if iv
+    cipher.iv = vector if vector
     cipher.padding = 0 unless padding
     cipher.update(data) + cipher.final
   end
