@@ -333,7 +333,8 @@ mod tests {
     }
 
     /// A one-page PDF drawing `content` with Helvetica as /F1, an 8x8
-    /// image as /Im1 and a form that draws it as /Fm1.
+    /// image as /Im1, a form that draws it as /Fm1 and a form that shows
+    /// "Potato salad" in the page's /F1 as /Fm2.
     fn one_page(content: &str) -> Vec<u8> {
         use lopdf::{dictionary, Object, Stream};
         let mut doc = lopdf::Document::with_version("1.5");
@@ -355,6 +356,15 @@ mod tests {
             },
             b"/Im1 Do".to_vec(),
         ));
+        // A form whose own resources hold no font: /F1 is the page's.
+        let text_form = doc.add_object(Stream::new(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+                "Resources" => dictionary! { "ProcSet" => vec!["PDF".into()] },
+            },
+            b"BT /F1 12 Tf 72 700 Td (Potato salad) Tj ET".to_vec(),
+        ));
         let contents = doc.add_object(Stream::new(dictionary! {}, content.as_bytes().to_vec()));
         let pages = doc.new_object_id();
         let page = doc.add_object(dictionary! {
@@ -362,7 +372,7 @@ mod tests {
             "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
             "Resources" => dictionary! {
                 "Font" => dictionary! { "F1" => font },
-                "XObject" => dictionary! { "Im1" => image, "Fm1" => form },
+                "XObject" => dictionary! { "Im1" => image, "Fm1" => form, "Fm2" => text_form },
             },
         });
         doc.objects.insert(
@@ -403,6 +413,14 @@ mod tests {
         // A page number alone is nothing to read, image or not.
         assert_eq!(read("BT /F1 12 Tf 300 30 Td (12) Tj ET"), None);
         assert_eq!(read("/Im1 Do BT /F1 12 Tf 300 30 Td (12) Tj ET"), None);
+    }
+
+    #[test]
+    fn a_form_finds_a_font_its_resources_lack_in_the_page_s() {
+        assert_eq!(
+            read("/Fm2 Do").as_deref(),
+            Some("## Page 1\n\nPotato salad\n")
+        );
     }
 
     #[test]

@@ -972,6 +972,33 @@ mod tests {
     }
 
     #[test]
+    fn makes_crypt_filters_direct() {
+        use lopdf::dictionary;
+        let mut doc = Document::with_version("1.7");
+        let filter = doc.add_object(dictionary! { "CFM" => "AESV3", "Length" => 32 });
+        let filters = doc.add_object(dictionary! { "StdCF" => filter });
+        let encrypt = doc.add_object(dictionary! { "V" => 5, "CF" => filters });
+        doc.trailer.set("Encrypt", encrypt);
+        direct_crypt_filters(&mut doc);
+        let cf = doc
+            .get_dictionary(encrypt)
+            .and_then(|e| e.get(b"CF"))
+            .expect("a /CF");
+        let std_cf = cf
+            .as_dict()
+            .and_then(|cf| cf.get(b"StdCF"))
+            .expect("direct");
+        assert_eq!(
+            std_cf
+                .as_dict()
+                .and_then(|f| f.get(b"CFM"))
+                .and_then(Object::as_name)
+                .ok(),
+            Some(&b"AESV3"[..])
+        );
+    }
+
+    #[test]
     fn reads_escaped_names() {
         assert_eq!(unescape_names(b"/Type /Obj#53tm #zz"), b"/Type /ObjStm #zz");
     }
