@@ -156,6 +156,9 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     let mut repaired = Vec::with_capacity(bytes.len() + tail.len());
     repaired.extend_from_slice(bytes);
     repaired.extend(tail);
+    for h in recover::wrong_lengths(&bytes[start..], cancelled)? {
+        repaired[start + h] = b'x';
+    }
     match load_file(&repaired, limits, tokens_left, cancelled, &mut spent) {
         Ok(mut doc) => {
             if !root_found(&doc) {
