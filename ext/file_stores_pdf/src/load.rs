@@ -130,6 +130,22 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     check_xref_tables(bytes, limits)?;
     let budget = Budget::new(limits.max_decoded_bytes, cancelled);
     check_structural_streams(bytes, limits, &budget)?;
+    // A stream whose direct /Length misses its endstream is not read with
+    // that length ([`recover::wrong_lengths`]): lopdf would read the object
+    // as its dictionary alone, and its data would be lost.
+    let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
+    let wrong = recover::wrong_lengths(&bytes[start..], cancelled)?;
+    let fixed;
+    let bytes: &[u8] = if wrong.is_empty() {
+        bytes
+    } else {
+        let mut copy = bytes.to_vec();
+        for h in wrong {
+            copy[start + h] = b'x';
+        }
+        fixed = copy;
+        &fixed
+    };
     let mut spent = 0u64;
     let first = load_file(bytes, limits, tokens_left, cancelled, &mut spent);
     let read_first = match first {
@@ -139,7 +155,6 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         Err(Error::Broken(why)) => Some(why),
         Err(e) => return Err(e),
     };
-    let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
     let again = |spent: &mut u64| match &read_first {
         Some(why) => Err(Error::Broken(why.clone())),
         None => load_file(bytes, limits, tokens_left, cancelled, spent).map(finished),
@@ -156,9 +171,6 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     let mut repaired = Vec::with_capacity(bytes.len() + tail.len());
     repaired.extend_from_slice(bytes);
     repaired.extend(tail);
-    for h in recover::wrong_lengths(&bytes[start..], cancelled)? {
-        repaired[start + h] = b'x';
-    }
     match load_file(&repaired, limits, tokens_left, cancelled, &mut spent) {
         Ok(mut doc) => {
             if !root_found(&doc) {

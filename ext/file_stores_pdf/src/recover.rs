@@ -284,7 +284,11 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
             continue;
         };
         let Ok(n) = n else { continue };
+        // As lopdf reads it: `stream`, spaces or tabs, an end of line.
         let mut data = s + 6;
+        while body.get(data).is_some_and(|&b| b == b' ' || b == b'\t') {
+            data += 1;
+        }
         data += match body.get(data..data + 2) {
             Some(b"\r\n") => 2,
             _ if body.get(data).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
@@ -444,6 +448,9 @@ mod tests {
                      3 0 obj\n<< /Length 4 0 R >>\nstream\nabcdef\nendstream\nendobj\n\
                      4 0 obj\n<< /Length 2 >>\nstream\nabc\nendstream\nendobj\n";
         let wrong = wrong_lengths(body, &never).unwrap();
+        let fine = b"1 0 obj << /Length 3 >> stream \t\r\nabc\rendstream 2 0 obj << /Length 0 >>\
+                     stream\nendstream";
+        assert_eq!(wrong_lengths(fine, &never), Ok(vec![]));
         // Objects 2 (`/Length 9` over 3 bytes, not `/Length1`) and 4.
         let key = |n: usize| memmem::find_iter(body, b"/Length ").nth(n).map(|k| k + 6);
         assert_eq!(wrong, [key(1).unwrap(), key(3).unwrap()]);
