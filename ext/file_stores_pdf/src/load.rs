@@ -43,7 +43,10 @@
 //! parsing-work bound covers both reads together. A trailer without a
 //! usable `/ID` gets an empty one for the key, as the standard security
 //! handler says, and every stream's indirect `/Filter` and `/DecodeParms`
-//! are resolved once loaded.
+//! are resolved once loaded, as are the `/Encrypt` dictionary's crypt
+//! filters before decrypting. A stream whose direct `/Length` misses its
+//! `endstream` is read from a copy where that key is renamed
+//! ([`recover::wrong_lengths`]), so its data is read up to `endstream`.
 
 use std::cell::RefCell;
 use std::collections::HashSet;

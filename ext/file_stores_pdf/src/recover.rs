@@ -229,10 +229,11 @@ pub fn headers(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Header>>
 /// Where the `h` of each stream's direct `/Length` is when that length is
 /// wrong: its data, so long, is not followed by `endstream`. lopdf drops
 /// such an object (a page's content gone: pdf.js's helloworld-bad, a CRLF
-/// file whose lengths count LF; issue6108's `/Length 9`); with the key
-/// renamed in the repaired copy (`/Lengtx`, same size, no offset moves),
-/// lopdf keeps the stream unread and the interpreter reads its data up to
-/// its `endstream`, as poppler and pdf.js do. One linear pass: each stream
+/// file whose lengths count LF; issue6108's `/Length 9`), or reads it as
+/// its dictionary alone; with the key renamed in a copy of the file read
+/// instead (`/Lengtx`, same size, no offset moves; a copy only when some
+/// length is wrong), lopdf keeps the stream unread and the interpreter
+/// reads its data up to its `endstream`, as poppler and pdf.js do. One linear pass: each stream
 /// keyword is searched for its `/Length` only back to the previous
 /// `endstream`, so no byte is looked at twice.
 pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<usize>> {
