@@ -260,10 +260,18 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
             break;
         };
         i = e + 9;
-        let window = &body[from.max(s.saturating_sub(4096))..s];
+        // The stream's own dictionary: after the last `obj` before it (an
+        // `/Encrypt` dictionary's `/Length 128` before it is another
+        // object's), its last `/Length` (not `/Length1`).
+        let mut floor = from.max(s.saturating_sub(4096));
+        if let Some(o) = memmem::rfind(&body[floor..s], b"obj") {
+            floor += o + 3;
+        }
+        let window = &body[floor..s];
         let Some(key) = length
             .find_iter(window)
-            .find(|&k| !window.get(k + 7).is_some_and(|&b| is_regular(b)))
+            .filter(|&k| !window.get(k + 7).is_some_and(|&b| is_regular(b)))
+            .last()
         else {
             continue;
         };
@@ -302,7 +310,7 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
             _ => 0,
         };
         if end != e {
-            wrong.push(from.max(s.saturating_sub(4096)) + key + 6);
+            wrong.push(floor + key + 6);
         }
     }
     Ok(wrong)
@@ -452,6 +460,13 @@ mod tests {
         let fine = b"1 0 obj << /Length 3 >> stream \t\r\nabc\rendstream 2 0 obj << /Length 0 >>\
                      stream\nendstream";
         assert_eq!(wrong_lengths(fine, &never), Ok(vec![]));
+        // Another object's `/Length` (an `/Encrypt` dictionary's key
+        // length) is not the stream's.
+        let encrypt = b"5 0 obj << /Filter /Standard /Length 128 >> endobj\n\
+                        6 0 obj << /Length 3 >> stream\nabc\nendstream";
+        assert_eq!(wrong_lengths(encrypt, &never), Ok(vec![]));
+        let no_length = b"5 0 obj << /Length 128 >> endobj 6 0 obj << >> stream\nabc\nendstream";
+        assert_eq!(wrong_lengths(no_length, &never), Ok(vec![]));
         // Objects 2 (`/Length 9` over 3 bytes, not `/Length1`) and 4.
         let key = |n: usize| memmem::find_iter(body, b"/Length ").nth(n).map(|k| k + 6);
         assert_eq!(wrong, [key(1).unwrap(), key(3).unwrap()]);
