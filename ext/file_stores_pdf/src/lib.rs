@@ -17,7 +17,11 @@
 //!
 //! A page is *usable* when it holds enough word characters ([`usable`]); a
 //! PDF with no usable page is a scan, or a text layer of garbage, and
-//! [`to_text`] answers `None` so the next converter (OCR) runs.
+//! [`to_text`] answers `None` so the next converter (OCR) runs, unless its
+//! short pages are plainly text ([`short_text`], [`short_unpainted_text`]):
+//! a one-word page of a real document ("Potato", "FX1") paints no image,
+//! where a scan does, so a scan with a stray page number or stamp still
+//! goes to OCR.
 //!
 //! ## Safety
 //!
@@ -147,17 +151,67 @@ pub fn usable(page: &str) -> bool {
 /// Whether pages too short to count alone ("Page 1", "Page 2") hold at
 /// least [`MIN_WORD_CHARS`] letters between them. Digits alone (page numbers
 /// stamped on a scan) do not count.
-fn short_text(pages: &[String]) -> bool {
+fn short_text(pages: &[text::Page]) -> bool {
     pages
         .iter()
-        .flat_map(|p| p.chars())
+        .flat_map(|p| p.text.chars())
         .filter(|c| c.is_alphabetic())
         .count()
         >= MIN_WORD_CHARS
 }
 
+/// Whether pages too short to count alone are still a text layer, not a
+/// scan's stray glyphs: no page with text paints an image (a scan is an
+/// image; a page number or stamp over it is not its text), some page holds
+/// a word of two or more letters, and word characters outnumber garbage.
+///
+/// Two letters, not one: a lone letter or digits ("3", "A", "- 2 -") are
+/// what a page number, a mark or a figure label leaves, with nothing to
+/// read; a file of only those stays `None`, image or not. A page with no
+/// text may paint an image (a cover, a figure) without making the text of
+/// the others a scan's.
+fn short_unpainted_text(pages: &[text::Page]) -> bool {
+    let with_text = || {
+        pages
+            .iter()
+            .filter(|p| p.text.chars().any(char::is_alphanumeric))
+    };
+    if with_text().any(|p| p.paints_images) {
+        return false;
+    }
+    let (mut word, mut garbage) = (0usize, 0usize);
+    let mut letters_in_a_row = 0usize;
+    let mut a_word = false;
+    for c in with_text().flat_map(|p| p.text.chars()) {
+        if c.is_alphabetic() {
+            letters_in_a_row += 1;
+            a_word |= letters_in_a_row >= 2;
+        } else {
+            letters_in_a_row = 0;
+        }
+        if c.is_alphanumeric() {
+            word += 1;
+        } else if c == '\u{FFFD}' || ('\u{E000}'..='\u{F8FF}').contains(&c) {
+            garbage += 1;
+        }
+    }
+    a_word && word > garbage
+}
+
 /// The text of each page, in order, or an error.
 pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Vec<String>> {
+    Ok(read_pages(bytes, limits, cancelled)?
+        .into_iter()
+        .map(|p| p.text)
+        .collect())
+}
+
+/// Each page, in order, as the interpreter read it, or an error.
+fn read_pages(
+    bytes: &[u8],
+    limits: Limits,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Vec<text::Page>> {
     if bytes.len() > limits.max_file_bytes {
         return Err(Error::TooLarge(format!(
             "{} bytes, more than {}",
@@ -188,7 +242,8 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
 }
 
 /// The text of every page, each after a `## Page N` heading, or `None` when
-/// no page is [`usable`] (a scan, or a text layer of garbage). A panic in
+/// no page is [`usable`] (a scan, or a text layer of garbage) and the short
+/// pages are not text either ([`short_text`], [`short_unpainted_text`]). A panic in
 /// lopdf or here (a bug: input errors are `Err`s) becomes [`Error::Broken`]
 /// instead of unwinding into the caller.
 pub fn to_text(
@@ -205,12 +260,15 @@ pub fn to_text(
 }
 
 fn text_of(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Option<String>> {
-    let pages = pages(bytes, limits, cancelled)?;
-    if !pages.iter().any(|p| usable(p)) && !short_text(&pages) {
+    let pages = read_pages(bytes, limits, cancelled)?;
+    if !pages.iter().any(|p| usable(&p.text))
+        && !short_text(&pages)
+        && !short_unpainted_text(&pages)
+    {
         return Ok(None);
     }
     let mut out = String::new();
-    for (i, page) in pages.iter().enumerate() {
+    for (i, page) in pages.iter().map(|p| &p.text).enumerate() {
         if i > 0 {
             out.push_str("\n\n");
         }
@@ -235,13 +293,134 @@ mod tests {
         assert!(usable("Contents . . . . . . . . . . . . . . . . . . 3"));
     }
 
+    fn pages_of(v: &[&str], paints_images: bool) -> Vec<text::Page> {
+        v.iter()
+            .map(|s| text::Page {
+                text: s.to_string(),
+                paints_images,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn short_pages_without_images_are_text_when_they_hold_a_word() {
+        assert!(short_unpainted_text(&pages_of(&["Potato"], false)));
+        assert!(short_unpainted_text(&pages_of(&["FX1"], false)));
+        assert!(!short_unpainted_text(&pages_of(&["Potato"], true)));
+        assert!(!short_unpainted_text(&pages_of(
+            &["3", "- 4 -", "A"],
+            false
+        )));
+        assert!(!short_unpainted_text(&pages_of(
+            &["ab\u{FFFD}\u{FFFD}\u{FFFD}"],
+            false
+        )));
+        // A cover image on a page with no text leaves the others text.
+        let mut pages = pages_of(&["", "Potato"], false);
+        pages[0].paints_images = true;
+        assert!(short_unpainted_text(&pages));
+        pages[1].paints_images = true;
+        assert!(!short_unpainted_text(&pages));
+    }
+
     #[test]
     fn short_pages_count_together_by_letters_not_page_numbers() {
-        let pages = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let pages = |v: &[&str]| pages_of(v, false);
         assert!(short_text(&pages(&["Page 1", "Page 2", "Page 3"])));
         assert!(!short_text(&pages(&[
             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"
         ])));
+    }
+
+    /// A one-page PDF drawing `content` with Helvetica as /F1, an 8x8
+    /// image as /Im1, a form that draws it as /Fm1 and a form that shows
+    /// "Potato salad" in the page's /F1 as /Fm2.
+    fn one_page(content: &str) -> Vec<u8> {
+        use lopdf::{dictionary, Object, Stream};
+        let mut doc = lopdf::Document::with_version("1.5");
+        let font = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        });
+        let image = doc.add_object(Stream::new(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Image", "Width" => 8, "Height" => 8,
+                "ColorSpace" => "DeviceGray", "BitsPerComponent" => 8,
+            },
+            vec![0x80; 64],
+        ));
+        let form = doc.add_object(Stream::new(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 8.into(), 8.into()],
+                "Resources" => dictionary! { "XObject" => dictionary! { "Im1" => image } },
+            },
+            b"/Im1 Do".to_vec(),
+        ));
+        // A form whose own resources hold no font: /F1 is the page's.
+        let text_form = doc.add_object(Stream::new(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Form",
+                "BBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+                "Resources" => dictionary! { "ProcSet" => vec!["PDF".into()] },
+            },
+            b"BT /F1 12 Tf 72 700 Td (Potato salad) Tj ET".to_vec(),
+        ));
+        let contents = doc.add_object(Stream::new(dictionary! {}, content.as_bytes().to_vec()));
+        let pages = doc.new_object_id();
+        let page = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages, "Contents" => contents,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+            "Resources" => dictionary! {
+                "Font" => dictionary! { "F1" => font },
+                "XObject" => dictionary! { "Im1" => image, "Fm1" => form, "Fm2" => text_form },
+            },
+        });
+        doc.objects.insert(
+            pages,
+            Object::Dictionary(dictionary! {
+                "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1,
+            }),
+        );
+        let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages });
+        doc.trailer.set("Root", catalog);
+        let mut out = Vec::new();
+        doc.save_to(&mut out).expect("written");
+        out
+    }
+
+    fn read(content: &str) -> Option<String> {
+        to_text(&one_page(content), Limits::default(), &|| false).expect("read")
+    }
+
+    #[test]
+    fn notes_images_drawn_directly_in_forms_and_inline() {
+        let painted = |content: &str| {
+            read_pages(&one_page(content), Limits::default(), &|| false).expect("read")[0]
+                .paints_images
+        };
+        assert!(!painted("BT /F1 12 Tf 72 700 Td (Potato) Tj ET /Fm0 Do"));
+        assert!(painted("q 8 0 0 8 0 0 cm /Im1 Do Q"));
+        assert!(painted("/Fm1 Do"));
+        assert!(painted("BI /W 1 /H 1 /CS /G /BPC 8 ID 0 EI"));
+    }
+
+    #[test]
+    fn a_short_page_is_text_unless_it_paints_an_image() {
+        let word = "BT /F1 12 Tf 72 700 Td (Potato) Tj ET";
+        assert_eq!(read(word).as_deref(), Some("## Page 1\n\nPotato\n"));
+        assert_eq!(read(&format!("/Im1 Do {word}")), None);
+        assert_eq!(read(&format!("/Fm1 Do {word}")), None);
+        // A page number alone is nothing to read, image or not.
+        assert_eq!(read("BT /F1 12 Tf 300 30 Td (12) Tj ET"), None);
+        assert_eq!(read("/Im1 Do BT /F1 12 Tf 300 30 Td (12) Tj ET"), None);
+    }
+
+    #[test]
+    fn a_form_finds_a_font_its_resources_lack_in_the_page_s() {
+        assert_eq!(
+            read("/Fm2 Do").as_deref(),
+            Some("## Page 1\n\nPotato salad\n")
+        );
     }
 
     #[test]

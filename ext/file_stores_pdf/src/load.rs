@@ -43,14 +43,17 @@
 //! parsing-work bound covers both reads together. A trailer without a
 //! usable `/ID` gets an empty one for the key, as the standard security
 //! handler says, and every stream's indirect `/Filter` and `/DecodeParms`
-//! are resolved once loaded.
+//! are resolved once loaded, as are the `/Encrypt` dictionary's crypt
+//! filters before decrypting. A stream whose direct `/Length` misses its
+//! `endstream` is read from a copy where that key is renamed
+//! ([`recover::wrong_lengths`]), so its data is read up to `endstream`.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
 
 use lopdf::encryption::{decrypt_object, EncryptionState};
 use lopdf::xref::XrefEntry;
-use lopdf::{Document, Object, ObjectId, Reader};
+use lopdf::{Dictionary, Document, Object, ObjectId, Reader};
 use memchr::memmem;
 
 use crate::filters::{self, Budget};
@@ -130,6 +133,22 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     check_xref_tables(bytes, limits)?;
     let budget = Budget::new(limits.max_decoded_bytes, cancelled);
     check_structural_streams(bytes, limits, &budget)?;
+    // A stream whose direct /Length misses its endstream is not read with
+    // that length ([`recover::wrong_lengths`]): lopdf would read the object
+    // as its dictionary alone, and its data would be lost.
+    let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
+    let wrong = recover::wrong_lengths(&bytes[start..], cancelled)?;
+    let fixed;
+    let bytes: &[u8] = if wrong.is_empty() {
+        bytes
+    } else {
+        let mut copy = bytes.to_vec();
+        for h in wrong {
+            copy[start + h] = b'x';
+        }
+        fixed = copy;
+        &fixed
+    };
     let mut spent = 0u64;
     let first = load_file(bytes, limits, tokens_left, cancelled, &mut spent);
     let read_first = match first {
@@ -139,7 +158,6 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         Err(Error::Broken(why)) => Some(why),
         Err(e) => return Err(e),
     };
-    let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
     let again = |spent: &mut u64| match &read_first {
         Some(why) => Err(Error::Broken(why.clone())),
         None => load_file(bytes, limits, tokens_left, cancelled, spent).map(finished),
@@ -319,6 +337,7 @@ fn load_file(
     let dictionary_id = dictionary.as_reference().ok();
     structure.trailer.set("Encrypt", dictionary);
     direct_file_id(&mut structure);
+    direct_crypt_filters(&mut structure);
     structure
         .authenticate_password("")
         .map_err(|_| Error::Encrypted)?;
@@ -342,6 +361,49 @@ fn load_file(
         doc.objects.remove(&id);
     }
     Ok(doc)
+}
+
+/// The `/Encrypt` dictionary's crypt filters (`/CF`, and each filter in it)
+/// made direct: lopdf reads only a direct `/CF`, and without it decrypts
+/// nothing (an AES-256 file with `/CF 7 0 R` read as ciphertext, pdf.js's
+/// issue7665). The specification allows references there.
+fn direct_crypt_filters(doc: &mut Document) {
+    let deref = |o: &Object| -> Object {
+        match o {
+            Object::Reference(id) => doc.objects.get(id).cloned().unwrap_or(Object::Null),
+            other => other.clone(),
+        }
+    };
+    let encrypt_id = doc
+        .trailer
+        .get(b"Encrypt")
+        .ok()
+        .and_then(|o| o.as_reference().ok());
+    let encrypt = match encrypt_id {
+        Some(id) => doc.objects.get(&id),
+        None => doc.trailer.get(b"Encrypt").ok(),
+    };
+    let Some(Ok(cf)) = encrypt
+        .and_then(|e| e.as_dict().ok())
+        .and_then(|e| e.get(b"CF").ok())
+        .map(|cf| match deref(cf) {
+            Object::Dictionary(d) => Ok(d),
+            _ => Err(()),
+        })
+    else {
+        return;
+    };
+    let mut direct = Dictionary::new();
+    for (name, filter) in cf.iter().take(16) {
+        direct.set(name.clone(), deref(filter));
+    }
+    let encrypt = match encrypt_id {
+        Some(id) => doc.objects.get_mut(&id),
+        None => doc.trailer.get_mut(b"Encrypt").ok(),
+    };
+    if let Some(Object::Dictionary(e)) = encrypt {
+        e.set("CF", Object::Dictionary(direct));
+    }
 }
 
 /// The trailer's `/ID` as the security handler reads it: an array whose
@@ -924,6 +986,33 @@ mod tests {
         assert_eq!(
             s.dict.get(b"DecodeParms").unwrap(),
             &Object::Array(vec![Object::Null])
+        );
+    }
+
+    #[test]
+    fn makes_crypt_filters_direct() {
+        use lopdf::dictionary;
+        let mut doc = Document::with_version("1.7");
+        let filter = doc.add_object(dictionary! { "CFM" => "AESV3", "Length" => 32 });
+        let filters = doc.add_object(dictionary! { "StdCF" => filter });
+        let encrypt = doc.add_object(dictionary! { "V" => 5, "CF" => filters });
+        doc.trailer.set("Encrypt", encrypt);
+        direct_crypt_filters(&mut doc);
+        let cf = doc
+            .get_dictionary(encrypt)
+            .and_then(|e| e.get(b"CF"))
+            .expect("a /CF");
+        let std_cf = cf
+            .as_dict()
+            .and_then(|cf| cf.get(b"StdCF"))
+            .expect("direct");
+        assert_eq!(
+            std_cf
+                .as_dict()
+                .and_then(|f| f.get(b"CFM"))
+                .and_then(Object::as_name)
+                .ok(),
+            Some(&b"AESV3"[..])
         );
     }
 

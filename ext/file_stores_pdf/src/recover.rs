@@ -226,6 +226,96 @@ pub fn headers(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Header>>
     Ok(found)
 }
 
+/// Where the `h` of each stream's direct `/Length` is when that length is
+/// wrong: its data, so long, is not followed by `endstream`. lopdf drops
+/// such an object (a page's content gone: pdf.js's helloworld-bad, a CRLF
+/// file whose lengths count LF; issue6108's `/Length 9`), or reads it as
+/// its dictionary alone; with the key renamed in a copy of the file read
+/// instead (`/Lengtx`, same size, no offset moves; a copy only when some
+/// length is wrong), lopdf keeps the stream unread and the interpreter
+/// reads its data up to its `endstream`, as poppler and pdf.js do. One linear pass: each stream
+/// keyword is searched for its `/Length` only back to the previous
+/// `endstream`, so no byte is looked at twice.
+pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<usize>> {
+    let mut wrong = Vec::new();
+    let mut streams = Ahead::new(b"stream");
+    let mut ends = Ahead::new(b"endstream");
+    let length = memmem::Finder::new(b"/Length");
+    let mut i = 0;
+    let mut steps = 0u32;
+    while let Some(s) = streams.find(body, i) {
+        steps = steps.wrapping_add(1);
+        if steps % 4096 == 4095 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let from = i;
+        i = s + 6;
+        let keyword = (s < 3 || &body[s - 3..s] != b"end")
+            && !body.get(s + 6).is_some_and(|&b| is_regular(b))
+            && (s == 0 || !is_regular(body[s - 1]));
+        if !keyword {
+            continue;
+        }
+        let Some(e) = ends.find(body, s + 6) else {
+            break;
+        };
+        i = e + 9;
+        // The stream's own dictionary: after the last `obj` before it (an
+        // `/Encrypt` dictionary's `/Length 128` before it is another
+        // object's), its last `/Length` (not `/Length1`).
+        let mut floor = from.max(s.saturating_sub(4096));
+        if let Some(o) = memmem::rfind(&body[floor..s], b"obj") {
+            floor += o + 3;
+        }
+        let window = &body[floor..s];
+        let Some(key) = length
+            .find_iter(window)
+            .filter(|&k| !window.get(k + 7).is_some_and(|&b| is_regular(b)))
+            .last()
+        else {
+            continue;
+        };
+        let mut p = key + 7;
+        while window.get(p).is_some_and(|&b| is_space(b)) {
+            p += 1;
+        }
+        let digits = window[p..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let rest = &window[p + digits..];
+        let after = rest.iter().take_while(|&&b| is_space(b)).count();
+        // `N G R`: an indirect length, which lopdf checks against the file.
+        if digits == 0 || digits > 12 || rest.get(after).is_some_and(u8::is_ascii_digit) {
+            continue;
+        }
+        let Ok(n) = std::str::from_utf8(&window[p..p + digits]).map(|d| d.parse::<usize>()) else {
+            continue;
+        };
+        let Ok(n) = n else { continue };
+        // As lopdf reads it: `stream`, spaces or tabs, an end of line.
+        let mut data = s + 6;
+        while body.get(data).is_some_and(|&b| b == b' ' || b == b'\t') {
+            data += 1;
+        }
+        data += match body.get(data..data + 2) {
+            Some(b"\r\n") => 2,
+            _ if body.get(data).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
+            _ => 0,
+        };
+        let mut end = data.saturating_add(n);
+        end += match body.get(end..end.saturating_add(2)) {
+            Some(b"\r\n") => 2,
+            _ if body.get(end).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
+            _ => 0,
+        };
+        if end != e {
+            wrong.push(floor + key + 6);
+        }
+    }
+    Ok(wrong)
+}
+
 /// The header whose `obj` keyword is at `o`: `N G obj`, each part after
 /// white space, the number after a delimiter or the file's start.
 fn header_before(body: &[u8], o: usize) -> Option<Header> {
@@ -358,6 +448,29 @@ mod tests {
         let body = b"%PDF-1.4\n1 0 obj\n<< >>\nstream\nabc\n2 0 obj\n[]\nendobj\n";
         let found = headers(body, &never).unwrap();
         assert_eq!(found.len(), 2);
+    }
+
+    #[test]
+    fn finds_the_direct_lengths_that_miss_their_endstream() {
+        let body = b"%PDF-1.4\n1 0 obj\n<< /Length 3 >>\nstream\nabc\nendstream\nendobj\n\
+                     2 0 obj\n<< /Length1 9 /Length 9 >>\nstream\r\nabc\r\nendstream\nendobj\n\
+                     3 0 obj\n<< /Length 4 0 R >>\nstream\nabcdef\nendstream\nendobj\n\
+                     4 0 obj\n<< /Length 2 >>\nstream\nabc\nendstream\nendobj\n";
+        let wrong = wrong_lengths(body, &never).unwrap();
+        let fine = b"1 0 obj << /Length 3 >> stream \t\r\nabc\rendstream 2 0 obj << /Length 0 >>\
+                     stream\nendstream";
+        assert_eq!(wrong_lengths(fine, &never), Ok(vec![]));
+        // Another object's `/Length` (an `/Encrypt` dictionary's key
+        // length) is not the stream's.
+        let encrypt = b"5 0 obj << /Filter /Standard /Length 128 >> endobj\n\
+                        6 0 obj << /Length 3 >> stream\nabc\nendstream";
+        assert_eq!(wrong_lengths(encrypt, &never), Ok(vec![]));
+        let no_length = b"5 0 obj << /Length 128 >> endobj 6 0 obj << >> stream\nabc\nendstream";
+        assert_eq!(wrong_lengths(no_length, &never), Ok(vec![]));
+        // Objects 2 (`/Length 9` over 3 bytes, not `/Length1`) and 4.
+        let key = |n: usize| memmem::find_iter(body, b"/Length ").nth(n).map(|k| k + 6);
+        assert_eq!(wrong, [key(1).unwrap(), key(3).unwrap()]);
+        assert!(wrong.iter().all(|&h| body[h] == b'h'));
     }
 
     #[test]

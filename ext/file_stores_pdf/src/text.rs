@@ -4,6 +4,14 @@
 //! enters forms (`Do`) with their own resources. `Line` turns the placed
 //! glyphs into words and lines.
 //!
+//! It also notes whether a page paints an image ([`Page::paints_images`]):
+//! a `Do` of an `/Subtype /Image` XObject, on the page or inside a form or
+//! an annotation's appearance, or an inline image (`BI` … `ID` … `EI`). It
+//! costs nothing beyond what is read anyway: the XObject's dictionary is
+//! looked up for `Do` already, and an image's data is never decoded. A scan
+//! paints an image; [`crate::to_text`] uses this to tell a scan with a stray
+//! page number from a short page of real text.
+//!
 //! Work is counted where it happens: each glyph shown and each annotation
 //! counts as an operator against [`Limits::max_operations`] (one `Tj` can
 //! hold tens of millions of glyphs), with the cancel flag asked every few
@@ -163,6 +171,15 @@ impl Line {
     }
 }
 
+/// One page as read: its text, and whether it paints an image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    pub text: String,
+    /// Whether the page (its content, its forms, its annotations'
+    /// appearances) paints an image XObject or an inline image.
+    pub paints_images: bool,
+}
+
 /// Reads the pages of one document, sharing fonts between them.
 pub struct Interpreter<'a> {
     doc: &'a Document,
@@ -177,6 +194,12 @@ pub struct Interpreter<'a> {
     font_bytes: usize,
     budget: Budget<'a>,
     tokens: Tokens<'a>,
+    /// Whether the page being read has painted an image so far.
+    images: bool,
+    /// The page's resources, where a name a form's own `/Resources` lack
+    /// is looked up, as poppler and pdf.js do (qpdf's
+    /// form-xobjects-some-resources: a form's `/F1` only on the page).
+    page_resources: Option<&'a Dictionary>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -197,16 +220,20 @@ impl<'a> Interpreter<'a> {
             font_bytes: 0,
             budget: Budget::new(limits.max_decoded_bytes, cancelled),
             tokens: Tokens::new(limits.max_tokens, cancelled),
+            images: false,
+            page_resources: None,
         }
     }
 
-    /// The text of the page `id`.
-    pub fn page(&mut self, id: ObjectId) -> Result<String> {
+    /// The text of the page `id`, and whether it paints an image.
+    pub fn page(&mut self, id: ObjectId) -> Result<Page> {
         let doc = self.doc;
         if (self.cancelled)() {
             return Err(Error::Cancelled);
         }
+        self.images = false;
         let resources = page_resources(doc, id);
+        self.page_resources = resources;
         let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
         let mut line = Line::new(room);
         // Read one after another, each decoded (and charged) when its turn
@@ -225,7 +252,10 @@ impl<'a> Interpreter<'a> {
         self.annotations(id, resources, &mut line)?;
         self.text_room(&line)?;
         self.text_bytes += line.out.len();
-        Ok(join_hyphenated(&line.out))
+        Ok(Page {
+            text: join_hyphenated(&line.out),
+            paints_images: self.images,
+        })
     }
 
     /// Err once the page's text has outgrown what the text limit leaves.
@@ -278,11 +308,13 @@ impl<'a> Interpreter<'a> {
 
     /// The font `name` of `resources`, loaded once per document; Err once
     /// the fonts loaded hold more than [`MAX_FONT_TABLES`].
-    fn font(&mut self, resources: Option<&Dictionary>, name: &[u8]) -> Result<Option<Rc<Font>>> {
+    fn font(&mut self, resources: Option<&'a Dictionary>, name: &[u8]) -> Result<Option<Rc<Font>>> {
         let doc = self.doc;
+        let find =
+            |r: &'a Dictionary| sub_dict(doc, r, b"Font").and_then(|f| sub_dict(doc, f, name));
         let Some(dict) = resources
-            .and_then(|r| sub_dict(doc, r, b"Font"))
-            .and_then(|fonts| sub_dict(doc, fonts, name))
+            .and_then(find)
+            .or_else(|| self.page_resources.and_then(find))
         else {
             return Ok(None);
         };
@@ -439,12 +471,15 @@ impl<'a> Interpreter<'a> {
                         }
                     }
                 }
-                "Do" if depth < self.limits.max_form_depth => {
+                "Do" => {
                     let Some(name) = a.first().and_then(|n| n.as_name().ok()) else {
                         continue;
                     };
                     self.form(resources, name, &state, depth, forms, line)?;
                 }
+                // The tokenizer hands `BI` and then `ID`, the image's data
+                // skipped.
+                "BI" | "ID" => self.images = true,
                 _ => {}
             }
         }
@@ -504,10 +539,14 @@ impl<'a> Interpreter<'a> {
         line: &mut Line,
     ) -> Result<()> {
         let doc = self.doc;
-        let Some(xobjects) = resources.and_then(|r| sub_dict(doc, r, b"XObject")) else {
-            return Ok(());
+        let find = |r: &'a Dictionary| match sub_dict(doc, r, b"XObject")?.get(name) {
+            Ok(Object::Reference(id)) => Some(*id),
+            _ => None,
         };
-        let Ok(Object::Reference(id)) = xobjects.get(name) else {
+        let Some(id) = &resources
+            .and_then(find)
+            .or_else(|| self.page_resources.and_then(find))
+        else {
             return Ok(());
         };
         if forms.contains(id) {
@@ -516,8 +555,13 @@ impl<'a> Interpreter<'a> {
         let Ok(Object::Stream(s)) = doc.get_object(*id) else {
             return Ok(());
         };
-        if s.dict.get(b"Subtype").and_then(|o| o.as_name()).ok() != Some(b"Form".as_slice()) {
-            return Ok(());
+        match s.dict.get(b"Subtype").and_then(|o| o.as_name()).ok() {
+            Some(b"Form") if depth < self.limits.max_form_depth => {}
+            Some(b"Image") => {
+                self.images = true;
+                return Ok(());
+            }
+            _ => return Ok(()),
         }
         self.run_form(*id, s, resources, state.ctm, depth, forms, line)
     }

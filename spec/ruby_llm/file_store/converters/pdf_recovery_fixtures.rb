@@ -28,6 +28,15 @@ module PdfRecoveryFixtures
     end
   end
 
+  # Each page's content stream with a /Length that misses its endstream
+  # (half its size, written in as many digits: every offset stays right).
+  def pdf_with_wrong_lengths(*pages)
+    make_pdf(*pages).gsub(%r{<< /Length (\d+) >>\nstream}) do
+      length = Regexp.last_match(1)
+      "<< /Length #{format('%0*d', length.size, length.to_i / 2)} >>\nstream"
+    end
+  end
+
   # A download cut in the middle of the last page's content stream.
   def truncated_pdf(*pages)
     full = make_pdf(*pages)

@@ -41,6 +41,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(truncated_pdf(*two_pages))).to start_with("## Page 1\n\nTermination clause\nninety days notice.\n")
     end
 
+    it 'reads content streams whose /Length misses their endstream, up to the endstream' do
+      expect(convert(pdf_with_wrong_lengths(*two_pages))).to eq(both_read)
+    end
+
     it 'reads an encrypted file (RC4, empty password, no /ID) whose startxref is wrong' do
       bytes = encrypted_pdf_without_id("Encrypted and damaged,\nstill read.").sub(/startxref\n\d+/, "startxref\n3")
       expect(convert(bytes)).to eq("## Page 1\n\nEncrypted and damaged,\nstill read.\n")
