@@ -53,7 +53,7 @@ if ActiveStorageSpecApp.postgresql?
       workers = Array.new(2) { |process| spawn_churn(worker, process, seconds, go) }
       Timeout.timeout(60) { sleep 0.05 until Dir["#{go}.*.ready"].size == 2 }
       FileUtils.touch(go)
-      reports = wait_all(workers, seconds + 30)
+      reports = wait_all(workers, seconds + MountsChurn::OVERTIME + 30)
 
       memories = store_for(Chat.find(chat.id))
       folder = RubyLLM::NativeDir.new(disk)

@@ -14,6 +14,8 @@ require 'json'
 class MountsChurn
   THREADS = 4
   TOKENS = 12
+  # The most a run goes on past its time for each kind of change to happen once.
+  OVERTIME = 60
   PLACES = ['', 'memories/', 'scratch/'].freeze
   FOLDERS = ['', 'old/'].freeze
 
@@ -63,7 +65,7 @@ class MountsChurn
   def churn(seed, stop)
     random = Random.new((@process * 100) + seed)
     with_tree do |tree, tools|
-      while Process.clock_gettime(Process::CLOCK_MONOTONIC) < stop
+      while going?(stop)
         case random.rand(3)
         when 0 then move(tree, random)
         when 1 then edit(tree, tools, random)
@@ -74,6 +76,16 @@ class MountsChurn
   end
 
   def count(what) = @lock.synchronize { @counts[what.to_s] += 1 }
+
+  # Until the time is up, and past it (up to OVERTIME s more) until this
+  # process has moved, edited and searched at least once: on a loaded
+  # machine the time alone may pass before a move succeeds.
+  def going?(stop)
+    now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    return true if now < stop
+
+    now < stop + OVERTIME && @lock.synchronize { %w[moved edited searched].any? { |what| @counts[what].zero? } }
+  end
 
   def place(random) = "#{PLACES.sample(random:)}#{FOLDERS.sample(random:)}"
 
