@@ -8,6 +8,7 @@ end
 
 require_relative 'mounts/table'
 require_relative 'mounts/memories'
+require_relative 'mounts/reading'
 
 module RubyLLM
   class FileStore
@@ -53,6 +54,7 @@ module RubyLLM
     #   store refuses them (named unsaved).
     class Mounts < FileStore
       include Memories
+      include Reading
 
       # +default_store+ takes every path not under a mount; +mounts+ maps a
       # mount name to a store, :memory (a new Memory store) or a folder path
@@ -112,20 +114,6 @@ module RubyLLM
         return nil if @table.mount_folder?(path)
 
         routed(path) { |entry, inner| FullPaths.file(entry, entry.store[inner]) }
-      end
-
-      def read(path)
-        path = FileStore.path(path)
-        raise RubyLLM::FileNotFoundError, "#{path} does not exist" if @table.mount_folder?(path)
-
-        routed(path) { |entry, inner| entry.store.read(inner) }
-      end
-
-      def read_lines(path, offset: 1, limit: nil, max_chars: nil)
-        path = FileStore.path(path)
-        raise RubyLLM::FileNotFoundError, "#{path} does not exist" if @table.mount_folder?(path)
-
-        routed(path) { |entry, inner| entry.store.read_lines(inner, offset:, limit:, max_chars:) }
       end
 
       def write(path, content, content_type: nil)
