@@ -31,6 +31,9 @@ module RubyLLM
           def root = store.local_root
           def default? = name.empty?
 
+          # +path+ in the store as a path of the tree.
+          def full(path) = default? ? path : "#{name}/#{path}"
+
           # Whether +path+ (a full path of the tree) is in this part's
           # subtree, mounts inside it included.
           def covers?(path) = default? || path == name || path.start_with?("#{name}/")
@@ -63,6 +66,15 @@ module RubyLLM
         # Of +files+ (StoredFiles of the tree), those to copy in: the ones
         # held by a staged store.
         def to_copy(files) = files.select { |file| part_for(file.path).kind == :staged }
+
+        # The versions of the staged stores' files (Staging.version), by
+        # full path, for the save to compare with: the folders bound in
+        # place are not listed for a run.
+        def staged_versions
+          parts.select { |part| part.kind == :staged }.each_with_object({}) do |part, versions|
+            part.store.list.each { |file| versions[part.full(file.path)] = Staging.version(file) }
+          end
+        end
 
         # The stores whose folders the code changes in place, in the tree's
         # order, for their locks to be held through the run.

@@ -32,8 +32,10 @@ module RubyLLM
           lines.flat_map { |line| candidates(line) }.filter_map { |word| under(word, names, workdir) }.uniq
         end
 
+        # The quoted strings of +line+, then its other words (a quoted path
+        # with spaces is one candidate, not its pieces).
         def candidates(line)
-          line.scan(QUOTED).flatten.compact + line.split(SEPARATORS)
+          line.scan(QUOTED).flatten.compact + line.gsub(QUOTED, ' ').split(SEPARATORS)
         end
 
         # +word+ as a store path under one of +names+, else nil.

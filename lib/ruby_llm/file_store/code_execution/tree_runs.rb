@@ -36,7 +36,7 @@ module RubyLLM
         def start_tree(layout, tmp, files)
           run = TreeRun.new(layout:, scratch: File.join(tmp, 'files'))
           Dir.mkdir(run.scratch)
-          run.versions = Staging.copy_in(store, run.scratch, layout.to_copy(files))
+          run.versions = Staging.copy_in(store, run.scratch, layout.to_copy(files), versions: layout.staged_versions)
           run.started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           run
         end

@@ -103,6 +103,32 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree of stores' do
       expect(result.files.map(&:path).sort).to eq(%w[memories/profile.md notes/fresh.md notes/policy-copy.md])
     end
 
+    it 'names what Python and Ruby tried to write under a read-only mount, from their errors' do
+      runner = runner_for(tree, shell: true, ruby: true)
+      python = runner.run(language: 'python', code: "open('handbook/p.md', 'w').write('x')")
+      expect(python.stderr).to include("[Errno 30] Read-only file system: 'handbook/p.md'")
+      expect(python.unsaved_files).to eq(['handbook/p.md'])
+      ruby = runner.run(language: 'ruby', code: "File.write(File.join(Dir.pwd, 'handbook', 'r.md'), 'x')")
+      expect(ruby.unsaved_files).to eq(['handbook/r.md'])
+      expect(Dir.children(handbook_dir)).to eq(['policy.md'])
+    end
+
+    it 'without a sandbox, binds nothing: every mount is staged, and a read-only one refuses what is saved back' do
+      runner = runner_for(tree, shell: true, sandbox: false)
+      expect(runner.in_place?).to be(true)
+      result = runner.run(language: 'shell', files: %w[handbook/policy.md notes/old.md], code: <<~SH)
+        cat data.csv handbook/policy.md
+        echo more >> notes/old.md
+        echo x > handbook/x.md
+      SH
+      expect(result.stdout).to eq("a,b\n1,2\n25 days\n")
+      expect(result.changed).to eq(['notes/old.md'])
+      expect(result.unsaved_files).to eq(['handbook/x.md'])
+      expect(notes.read('old.md')).to eq("old\nmore\n")
+      expect(Dir.children(handbook_dir)).to eq(['policy.md'])
+      expect(Dir.children(chat_dir)).to eq(['data.csv']) # the links to the staged mounts are taken away
+    end
+
     it 'holds a writable folder mount to its own cap' do
       capped = RubyLLM::NativeDir.new(File.join(@tmp, 'capped'), max_bytes: 100)
       tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => capped)
