@@ -18,6 +18,10 @@ module RubyLLM
       #   folder seen at its path, and what the code wrote there is saved
       #   back through the tree when the run ends.
       #
+      # A folder store mounted with another mount inside it ('docs' around
+      # 'docs/api') is staged, as the inner mount point would have to be
+      # made in the outer store's folder.
+      #
       # Without a sandbox nothing can be bound: the default store works in
       # place only when it is a writable folder, and every mount is staged
       # (a read-only folder too: what the code writes under it is refused
@@ -45,7 +49,13 @@ module RubyLLM
         # or not.
         def initialize(tree, sandboxed:)
           @default = Part.new(name: '', store: tree.default_store, kind: default_kind(tree.default_store, sandboxed))
-          @mounts = tree.mounts.map { |name, store| Part.new(name:, store:, kind: mount_kind(store, sandboxed)) }
+          names = tree.mounts.keys
+          @mounts = tree.mounts.map do |name, store|
+            # A folder with a mount inside it is staged: its mount point
+            # would be made in the folder's own store.
+            holds_mount = names.any? { |other| other.start_with?("#{name}/") }
+            Part.new(name:, store:, kind: holds_mount ? :staged : mount_kind(store, sandboxed))
+          end
         end
 
         def in_place? = @default.kind != :staged
@@ -84,14 +94,15 @@ module RubyLLM
 
         # What the mounts bound at their paths are: [mount name, folder on
         # disk, writable], for the staged ones a folder in +scratch+ (when
-        # the default store works in place; else they are in the run's
-        # folder already).
+        # the default store works in place, and not inside another staged
+        # one, whose folder holds it; else they are in the run's folder
+        # already).
         def binds(scratch)
           @mounts.filter_map do |part|
             case part.kind
             when :read_only then [part.name, part.root, false]
             when :folder then [part.name, part.root, true]
-            else [part.name, File.join(scratch, part.name), true] if in_place?
+            else [part.name, File.join(scratch, part.name), true] if in_place? && !inside_staged?(part)
             end
           end
         end
@@ -103,6 +114,10 @@ module RubyLLM
         def staged_names = of_kind(:staged).map(&:name)
 
         private
+
+        def inside_staged?(part)
+          of_kind(:staged).any? { |other| part.name.start_with?("#{other.name}/") }
+        end
 
         def default_kind(store, sandboxed)
           return :staged if store.local_root.nil? || (!sandboxed && store.read_only?)

@@ -129,6 +129,20 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree of stores' do
       expect(Dir.children(chat_dir)).to eq(['data.csv']) # the links to the staged mounts are taken away
     end
 
+    it 'stages a folder mount that holds another mount, so no mount point is made in its store' do
+      api = RubyLLM::FileStore::Memory.new
+      api.write('x.md', "x\n")
+      tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => notes, 'notes/api' => api, 'notes/api/hb' => handbook)
+      result = runner_for(tree, shell: true).run(language: 'shell', files: %w[notes/old.md notes/api/x.md],
+                                                 code: 'cat notes/old.md notes/api/x.md notes/api/hb/policy.md; ' \
+                                                       'echo y >> notes/api/x.md; echo n > notes/n.md')
+      expect(result.stdout).to eq("old\nx\n25 days\n")
+      expect(result.created).to eq(['notes/n.md'])
+      expect(result.changed).to eq(['notes/api/x.md'])
+      expect([notes.read('n.md'), api.read('x.md')]).to eq(%W[n\n x\ny\n])
+      expect(Dir.children(notes_dir).sort).to eq(%w[n.md old.md])
+    end
+
     it 'holds a writable folder mount to its own cap' do
       capped = RubyLLM::NativeDir.new(File.join(@tmp, 'capped'), max_bytes: 100)
       tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => capped)
