@@ -79,10 +79,14 @@ module RubyLLM
 
         # The versions of the staged stores' files (Staging.version), by
         # full path, for the save to compare with: the folders bound in
-        # place are not listed for a run.
+        # place are not listed for a run, and what a mount hides of the
+        # store around it is left out, as the tree's own listing does.
         def staged_versions
           parts.select { |part| part.kind == :staged }.each_with_object({}) do |part, versions|
-            part.store.list.each { |file| versions[part.full(file.path)] = Staging.version(file) }
+            part.store.list.each do |file|
+              full = part.full(file.path)
+              versions[full] = Staging.version(file) if part_for(full).equal?(part)
+            end
           end
         end
 

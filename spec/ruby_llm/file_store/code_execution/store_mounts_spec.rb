@@ -35,7 +35,9 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree of stores' do
   it 'stages a default store that is not a folder, with the read-only folder mount bound, not copied' do
     scratch = RubyLLM::FileStore::Memory.new
     scratch.write('seed.md', "seed\n")
-    tree = RubyLLM::FileStore::Mounts.new(RubyLLM::FileStore::Memory.new, 'handbook' => handbook, 'scratch' => scratch)
+    default = RubyLLM::FileStore::Memory.new
+    default.write('scratch/out.md', "hidden by the mount\n") # not a file of the tree: the save is no conflict
+    tree = RubyLLM::FileStore::Mounts.new(default, 'handbook' => handbook, 'scratch' => scratch)
     runner = runner_for(tree, shell: true)
     expect(runner.in_place?).to be(false)
     result = runner.run(language: 'shell', code: "#{code}; cat scratch/seed.md > scratch/out.md",
