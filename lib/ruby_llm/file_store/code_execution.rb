@@ -153,7 +153,7 @@ module RubyLLM
 
         tree = layout
         staged = if tree
-                   tree.staged? ? Staging.resolve(store, files) : []
+                   tree.staged? ? tree.to_copy(Staging.resolve(store, files)) : []
                  else
                    in_place? ? nil : Staging.resolve(store, files)
                  end
