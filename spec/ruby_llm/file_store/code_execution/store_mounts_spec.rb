@@ -145,6 +145,22 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree of stores' do
       expect(Dir.children(notes_dir).sort).to eq(%w[n.md old.md])
     end
 
+    it "holds a writable folder mount's lock for the run, so a write to it from another thread waits" do
+      # The run says it started in the mount, then waits for go.txt, which
+      # this thread writes in the mount's folder once the writer waits.
+      code = "echo 1 > notes/started.txt\nfor i in $(seq 600); do [ -e notes/go.txt ] && break; sleep 0.05; done\n" \
+             "echo run > notes/c.txt\n"
+      run = Thread.new { runner.run(language: 'shell', code:) }
+      Thread.pass until File.exist?(File.join(notes_dir, 'started.txt')) || !run.alive?
+      writer = Thread.new { tree.write('notes/c.txt', 'writer') }
+      Thread.pass until writer.status == 'sleep' || !writer.alive?
+      File.write(File.join(notes_dir, 'go.txt'), 'go')
+      expect(run.value.created).to include('notes/c.txt')
+      writer.join
+      # Without the lock, the writer would have gone first and the run's write would be last.
+      expect(notes.read('c.txt')).to eq('writer')
+    end
+
     it 'holds a writable folder mount to its own cap' do
       capped = RubyLLM::NativeDir.new(File.join(@tmp, 'capped'), max_bytes: 100)
       tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => capped)
