@@ -96,9 +96,28 @@ module RubyLLM
       @core.read_lines(FileStore.path(path), offset:, limit:, max_chars:)
     end
 
+    # Yields the file's bytes in chunks of up to 1 MB, read in Rust from the
+    # one file opened (never through a link), so copying a file of any size
+    # holds one chunk. See RubyLLM::FileStore#each_chunk.
+    def each_chunk(path, &block)
+      return enum_for(:each_chunk, path) unless block
+
+      @core.each_chunk(FileStore.path(path), &block)
+      nil
+    end
+
+    # Writes +content+, a String or an IO. An IO (a File, a StringIO, a
+    # pipe) is read from its start, 1 MB at a time, each chunk written and
+    # hashed as it comes, so memory does not grow with its size; an IO that
+    # raises, or a chunk past max_bytes, leaves the old file as it was.
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
       refuse_if_read_only(path)
+      if FileStores::Native.chunked_io?(content)
+        FileStores::Native.rewind_content(content)
+        return locking { @core.write_io(path, content, lock_owner) }
+      end
+
       bytes = FileStores::Native.content_bytes(content)
       locking { @core.write(path, bytes, lock_owner) }
     end

@@ -159,7 +159,7 @@ module RubyLLM
       # (NativeDir hands it to Rust, which copies it once).
       def self.content_bytes(content)
         bytes = if content.respond_to?(:read)
-                  content.rewind if content.respond_to?(:rewind)
+                  rewind_content(content)
                   content.read
                 else
                   content
@@ -167,6 +167,26 @@ module RubyLLM
         raise ArgumentError, "content must be a String or an IO, not #{content.class}" unless bytes.is_a?(String)
 
         bytes
+      end
+
+      # Rewinds an IO given as content, when it can: a pipe or a socket
+      # cannot, and is read from where it is.
+      def self.rewind_content(io)
+        io.rewind if io.respond_to?(:rewind)
+      rescue Errno::ESPIPE
+        nil
+      end
+
+      # Whether +content+ is an IO that reads in parts, read(length, buffer)
+      # as IO, StringIO and Tempfile do: a store can then write it chunk by
+      # chunk. An object whose read takes no length is read whole.
+      def self.chunked_io?(content)
+        return false unless content.respond_to?(:read)
+
+        arity = content.method(:read).arity
+        arity.negative? || arity >= 2
+      rescue NameError
+        false
       end
 
       # Byte-order marks, longest first: UTF-32LE's starts as UTF-16LE's does.
