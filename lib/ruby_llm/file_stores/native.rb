@@ -20,6 +20,7 @@ require_relative 'native/conversions'
 require_relative '../file_store/listing'
 require_relative 'native/many_writes'
 require_relative 'native/copy_move'
+require_relative 'native/io_content'
 require_relative 'native/store_methods'
 require_relative 'native/write_events'
 require_relative 'native/path_rules'
@@ -155,39 +156,8 @@ module RubyLLM
       end
 
       # The bytes a store's write was given: a String as it is, or what an IO
-      # reads from its start. Stores that keep the String copy it themselves
-      # (NativeDir hands it to Rust, which copies it once).
-      def self.content_bytes(content)
-        bytes = if content.respond_to?(:read)
-                  rewind_content(content)
-                  content.read
-                else
-                  content
-                end
-        raise ArgumentError, "content must be a String or an IO, not #{content.class}" unless bytes.is_a?(String)
-
-        bytes
-      end
-
-      # Rewinds an IO given as content, when it can: a pipe or a socket
-      # cannot, and is read from where it is.
-      def self.rewind_content(io)
-        io.rewind if io.respond_to?(:rewind)
-      rescue Errno::ESPIPE
-        nil
-      end
-
-      # Whether +content+ is an IO that reads in parts, read(length, buffer)
-      # as IO, StringIO and Tempfile do: a store can then write it chunk by
-      # chunk. An object whose read takes no length is read whole.
-      def self.chunked_io?(content)
-        return false unless content.respond_to?(:read)
-
-        arity = content.method(:read).arity
-        arity.negative? || arity >= 2
-      rescue NameError
-        false
-      end
+      # reads from its start (see IoContent.bytes).
+      def self.content_bytes(content) = IoContent.bytes(content)
 
       # Byte-order marks, longest first: UTF-32LE's starts as UTF-16LE's does.
       BOMS = [["\xFF\xFE\x00\x00".b, Encoding::UTF_32LE], ["\x00\x00\xFE\xFF".b, Encoding::UTF_32BE],
