@@ -4,8 +4,9 @@ require 'stringio'
 
 # The child process of crash_safety_spec.rb: changes files for ever,
 # alternating NativeDir#write (of a String, or of an IO in chunks) and an
-# edit_file that replaces a file's header and body in one call, and says on a pipe which version of which file it
-# starts ("S path version") and finishes ("D path version").
+# edit_file that replaces a file's header and body in one call, and says
+# on a pipe which version of which file it starts ("S path version") and
+# finishes ("D path version").
 class CrashWriter
   FILES = %w[notes/a.md notes/b.md c.txt].freeze
 
