@@ -91,7 +91,7 @@ RSpec.describe 'Guarantee: a link swapped in between check and use leads nowhere
   # The streamed read and write (chunks of a file, an IO written): the same shape.
   def store_streams(store)
     {
-      'each_chunk' => [any_paths, ->(p, _) { store.each_chunk(p).to_a.join }],
+      'each_chunk' => [any_paths, ->(p, _) { store.each_chunk(p).map(&:dup).join }],
       'write of an IO' => [files, ->(p, tag) { store.write(p, StringIO.new(written(tag))) }]
     }
   end

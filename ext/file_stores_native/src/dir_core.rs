@@ -11,9 +11,7 @@ use std::path::PathBuf;
 use file_stores_search::Search;
 use file_stores_store::path::normalize_folder;
 use file_stores_store::DirStore;
-use magnus::{
-    function, kwargs, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, Value,
-};
+use magnus::{function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, Value};
 use parking_lot::Mutex;
 
 use crate::nogvl::{guarded, nogvl};
@@ -22,8 +20,6 @@ use crate::stored_file::{self, field, StoredFileBuilder};
 
 /// The bytes `each_chunk` yields at a time, and `write_io` asks its IO for.
 const CHUNK: usize = 1024 * 1024;
-/// How many chunks `each_chunk` yields between the minor GCs it asks for.
-const GC_EVERY: usize = 16;
 
 #[magnus::wrap(class = "RubyLLM::FileStores::Native::DirCore", free_immediately, size)]
 pub struct DirCore {
@@ -158,23 +154,16 @@ impl DirCore {
     /// each read without the GVL from the one descriptor opened (never
     /// following a link). The block may raise or break: the file closes.
     ///
-    /// Each chunk is a String of its own (a caller may keep it), which the
-    /// GC frees late: it runs by the count of objects made and sweeps
-    /// lazily, and one object per megabyte lets dead chunks pile up (a
-    /// 300 MB copy, like Ruby's own `read(1 MB)` loop, peaked 70 MB over).
-    /// A minor GC every [`GC_EVERY`] chunks keeps it near that many.
+    /// Each chunk is emptied when the block returns (unless the block froze
+    /// it), as Active Storage's are: `String#clear` frees its bytes at
+    /// once. Left to the GC, which runs by the count of objects made and
+    /// sweeps lazily, one object per megabyte lets dead chunks pile up (a
+    /// 300 MB copy peaked 70 MB over, as Ruby's own `read(1 MB)` loop
+    /// does). A `dup` the block made keeps the bytes.
     fn each_chunk(ruby: &Ruby, rb_self: &Self, path: String) -> Result<(), Error> {
         let reader = Mutex::new(nogvl(ruby, |_| rb_self.store.chunk_reader(&path))?);
         let buffer = Mutex::new(vec![0u8; CHUNK]);
-        let mut yielded = 0usize;
         loop {
-            yielded += 1;
-            if yielded % GC_EVERY == 0 {
-                let _: Value = ruby.module_gc().funcall(
-                    "start",
-                    (kwargs!("full_mark" => false, "immediate_sweep" => true),),
-                )?;
-            }
             let n = nogvl(ruby, |cancel| {
                 reader.lock().read(&mut buffer.lock(), cancel)
             })?;
@@ -183,6 +172,9 @@ impl DirCore {
             }
             let chunk = guarded(ruby, || Ok(ruby.str_from_slice(&buffer.lock()[..n])))?;
             let _: Value = ruby.yield_value(chunk)?;
+            if !chunk.is_frozen() {
+                let _: Value = chunk.funcall("clear", ())?;
+            }
         }
     }
 

@@ -6,9 +6,12 @@ module RubyLLM
     # file through in 1 MB chunks, read and written in Rust without the
     # GVL, so memory does not grow with the file's size.
     module Streaming
-      # Yields the file's bytes in chunks of up to 1 MB, read in Rust from
-      # the one file opened (never through a link), so copying a file of any
-      # size holds a chunk or a few. See RubyLLM::FileStore#each_chunk.
+      # Yields the file's bytes in chunks of up to 1 MB, in order, read in
+      # Rust from the one file opened (never through a link), so copying a
+      # file of any size holds one chunk. Each chunk is emptied when the
+      # block returns, as on Active Storage (its bytes freed at once, not
+      # left for the GC): copy what you keep (+chunk.dup+). Returns nil; an
+      # Enumerator without a block (use it to copy, not to collect).
       def each_chunk(path, &block)
         return enum_for(:each_chunk, path) unless block
 
