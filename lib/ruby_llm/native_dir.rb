@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative 'native_dir/streaming'
+
 module RubyLLM
   # A folder on disk as a file store, with its work done in Rust.
   #
@@ -31,6 +33,7 @@ module RubyLLM
   class NativeDir < FileStore
     Core = FileStores::Native::DirCore
     private_constant :Core
+    include Streaming
 
     # Opens the store in +root+ (created when missing). +max_bytes+ caps the
     # total size of its files; a write past it raises RubyLLM::FileStoreFullError.
@@ -96,9 +99,15 @@ module RubyLLM
       @core.read_lines(FileStore.path(path), offset:, limit:, max_chars:)
     end
 
+    # Writes +content+, a String or an IO. An IO (a File, a StringIO, a
+    # pipe) is read from its start, 1 MB at a time, each chunk written and
+    # hashed as it comes, so memory does not grow with its size; an IO that
+    # raises, or a chunk past max_bytes, leaves the old file as it was.
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
       refuse_if_read_only(path)
+      return write_chunks(path, content) if FileStores::Native::IoContent.chunked?(content)
+
       bytes = FileStores::Native.content_bytes(content)
       locking { @core.write(path, bytes, lock_owner) }
     end
@@ -168,9 +177,7 @@ module RubyLLM
 
     private
 
-    def lock_owner
-      Fiber.current.object_id
-    end
+    def lock_owner = Fiber.current.object_id
 
     # Runs a native call that takes the lock itself: as it is on a thread,
     # where its wait blocks only this thread; inside with_lock under a

@@ -1,9 +1,12 @@
 # frozen_string_literal: true
 
+require 'stringio'
+
 # The child process of crash_safety_spec.rb: changes files for ever,
-# alternating NativeDir#write and an edit_file that replaces a file's header
-# and body in one call, and says on a pipe which version of which file it
-# starts ("S path version") and finishes ("D path version").
+# alternating NativeDir#write (of a String, or of an IO in chunks) and an
+# edit_file that replaces a file's header and body in one call, and says
+# on a pipe which version of which file it starts ("S path version") and
+# finishes ("D path version").
 class CrashWriter
   FILES = %w[notes/a.md notes/b.md c.txt].freeze
 
@@ -29,7 +32,7 @@ class CrashWriter
       FILES.each_with_index do |file, k|
         version = @versions[file] + 1
         @out.syswrite("S #{file} #{version}\n")
-        (version + k).even? ? @store.write(file, self.class.content(file, version)) : edit(file, version)
+        (version + k).even? ? write(file, version) : edit(file, version)
         @out.syswrite("D #{file} #{version}\n")
         @versions[file] = version
       end
@@ -37,6 +40,17 @@ class CrashWriter
   end
 
   private
+
+  # Writes of even versions are of an IO that gives 64 KB at a time, so a
+  # kill lands between the chunks of a streamed write too.
+  def write(file, version)
+    content = self.class.content(file, version)
+    return @store.write(file, content) if version.odd?
+
+    io = StringIO.new(content)
+    def io.read(length = nil, buffer = nil) = super(length && [length, 65_536].min, buffer)
+    @store.write(file, io)
+  end
 
   def edit(file, version)
     old = version - 1

@@ -15,7 +15,8 @@ RSpec.describe 'Guarantee: the folder lock waits through a Fiber scheduler', :na
   {
     'write_file' => ['Created notes.md', ['notes.md', 'plan.md']],
     'edit_file' => ['Edited plan.md (1 replacement).', ['plan.md']],
-    'delete_file' => ['Deleted plan.md', []]
+    'delete_file' => ['Deleted plan.md', []],
+    'write_io' => ['Created notes.md', ['notes.md', 'plan.md']]
   }.each do |tool, (answer, files)|
     it "lets #{tool} in one fiber wait for the lock another fiber holds, and both finish" do
       outcome = GuaranteeHelpers.run_script('fiber_lock.rb', tool, memory_cap: 1 << 30)

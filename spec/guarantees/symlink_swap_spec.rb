@@ -2,6 +2,7 @@
 
 require 'fileutils'
 require 'json'
+require 'stringio'
 require 'timeout'
 require_relative 'guarantee_helpers'
 require_relative 'hostile_path_table'
@@ -87,6 +88,14 @@ RSpec.describe 'Guarantee: a link swapped in between check and use leads nowhere
     }
   end
 
+  # The streamed read and write (chunks of a file, an IO written): the same shape.
+  def store_streams(store)
+    {
+      'each_chunk' => [any_paths, ->(p, _) { store.each_chunk(p).map(&:dup).join }],
+      'write of an IO' => [files, ->(p, tag) { store.write(p, StringIO.new(written(tag))) }]
+    }
+  end
+
   # Store methods that change: the same shape.
   def store_changes(store)
     {
@@ -132,7 +141,8 @@ RSpec.describe 'Guarantee: a link swapped in between check and use leads nowhere
   def operations(store)
     tools = RubyLLM::FileStore::Tools.for(store, tools: %i[read write edit delete move]).to_h { |t| [t.name, t] }
     call = ->(name, args) { tools.fetch(name).call(args) }
-    [store_reads(store), store_changes(store), tool_reads(call), tool_changes(call), tool_moves(call)].reduce(:merge)
+    [store_reads(store), store_changes(store), store_streams(store),
+     tool_reads(call), tool_changes(call), tool_moves(call)].reduce(:merge)
   end
 
   # Labels to draw from: deletes rarer than the rest, so files live a while.

@@ -4,7 +4,7 @@
 # of one turn as fibers under a Fiber scheduler (spec/support/fiber_scheduler.rb)
 # on one NativeDir. The first holds the folder's lock and sleeps, as run_code
 # in place does while its code runs; the second calls write_file (or
-# edit_file, delete_file) meanwhile. Prints one JSON line: the order things
+# edit_file, delete_file; write_io: the store's write of an IO) meanwhile. Prints one JSON line: the order things
 # happened in, what each tool answered, and the seconds it all took. A
 # watchdog thread ends the process with "stuck" when the fibers deadlock.
 #
@@ -13,6 +13,7 @@
 $LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
 require 'ruby_llm/file_stores/native'
 require 'json'
+require 'stringio'
 require 'tmpdir'
 require_relative '../support/fiber_scheduler'
 
@@ -31,7 +32,7 @@ Dir.mktmpdir('fiber-lock') do |dir|
   tools.fetch('read_file').call('path' => 'plan.md')
   arguments = { 'write_file' => { 'path' => 'notes.md', 'content' => "two\n" },
                 'edit_file' => { 'path' => 'plan.md', 'old_text' => '# Plan', 'new_text' => '# Plan B' },
-                'delete_file' => { 'path' => 'plan.md' } }.fetch(tool_name)
+                'delete_file' => { 'path' => 'plan.md' }, 'write_io' => nil }.fetch(tool_name)
   events = []
   results = {}
   started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
@@ -46,7 +47,11 @@ Dir.mktmpdir('fiber-lock') do |dir|
     end
     Fiber.schedule do
       events << :caller_calls
-      results[tool_name] = tools.fetch(tool_name).call(arguments)
+      results[tool_name] = if tool_name == 'write_io'
+                             "Created #{store.write('notes.md', StringIO.new("two\n")).path}"
+                           else
+                             tools.fetch(tool_name).call(arguments)
+                           end
       events << :caller_done
     end
   end.join

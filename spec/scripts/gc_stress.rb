@@ -7,6 +7,7 @@
 $LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
 require 'ruby_llm/file_stores/native'
 require 'digest'
+require 'stringio'
 require 'tmpdir'
 
 def check(label, actual, expected)
@@ -51,6 +52,12 @@ Dir.mktmpdir('gc-stress') do |dir|
   check('digest', store.find('notes/n1.md').digest, Digest::SHA256.hexdigest("# Note 1\n" * 3))
   check('read', store.read('notes/n2.md'), "# Note 2\n" * 3)
   check('[]', store['missing.md'], nil)
+  streamed = "# Streamed\n" * 300
+  check('write of an IO', store.write('notes/io.md', StringIO.new(streamed)).digest, Digest::SHA256.hexdigest(streamed))
+  chunks = []
+  store.each_chunk('notes/io.md') { |chunk| chunks << chunk.dup }
+  check('each_chunk', chunks.join, streamed)
+  store.delete('notes/io.md')
   raises('bad path', ArgumentError) { store.read('../x') }
   raises('missing', RubyLLM::FileNotFoundError) { store.read('missing') }
   raises('panic', RubyLLM::FileStore::InternalError) { RubyLLM::FileStores::Native.panic_for_tests }

@@ -20,6 +20,7 @@ require_relative 'native/conversions'
 require_relative '../file_store/listing'
 require_relative 'native/many_writes'
 require_relative 'native/copy_move'
+require_relative 'native/io_content'
 require_relative 'native/store_methods'
 require_relative 'native/write_events'
 require_relative 'native/path_rules'
@@ -155,19 +156,8 @@ module RubyLLM
       end
 
       # The bytes a store's write was given: a String as it is, or what an IO
-      # reads from its start. Stores that keep the String copy it themselves
-      # (NativeDir hands it to Rust, which copies it once).
-      def self.content_bytes(content)
-        bytes = if content.respond_to?(:read)
-                  content.rewind if content.respond_to?(:rewind)
-                  content.read
-                else
-                  content
-                end
-        raise ArgumentError, "content must be a String or an IO, not #{content.class}" unless bytes.is_a?(String)
-
-        bytes
-      end
+      # reads from its start (see IoContent.bytes).
+      def self.content_bytes(content) = IoContent.bytes(content)
 
       # Byte-order marks, longest first: UTF-32LE's starts as UTF-16LE's does.
       BOMS = [["\xFF\xFE\x00\x00".b, Encoding::UTF_32LE], ["\x00\x00\xFE\xFF".b, Encoding::UTF_32BE],

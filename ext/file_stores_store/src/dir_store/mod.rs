@@ -24,14 +24,14 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use parking_lot::RwLock;
 use rayon::prelude::*;
-use rustix::fs::{openat, renameat, unlinkat, AtFlags, Dir, FileType, Mode, OFlags, Stat};
+use rustix::fs::{unlinkat, AtFlags, Dir, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
@@ -264,43 +264,12 @@ impl DirStore {
         }
     }
 
-    /// Writes `bytes` to `path` atomically, creating folders as needed.
+    /// Writes `bytes` to `path` atomically, creating folders as needed:
+    /// a [`Writing`] fed one slice, as a streamed write is fed its chunks.
     pub fn write(&self, path: &str, bytes: &[u8], owner: u64, cancel: &Cancel) -> Result<FileInfo> {
-        let path = Self::visible_file_path(path)?;
-        let (parent, name) = split_parent(&path);
-        let root = self.current_root(true)?;
-        let _held = Held::take(&self.lock, owner, cancel)?;
-        let dir = open_folder(&root, parent, true)?
-            .ok_or_else(|| Error::new(ErrorKind::NotFound, parent))?;
-        let old_size = match stat_at(&dir, name, &path)? {
-            None => 0,
-            Some(st) => match file_type(&st) {
-                FileType::RegularFile => st.st_size as u64,
-                FileType::Directory => return Err(Error::new(ErrorKind::IsFolder, path)),
-                FileType::Symlink => return Err(Error::new(ErrorKind::Symlink, path)),
-                _ => return Err(Error::invalid(path, "it is not a regular file")),
-            },
-        };
-        if let Some(max_bytes) = self.max_bytes {
-            let needed = self.total_size(cancel)?.saturating_sub(old_size) + bytes.len() as u64;
-            if needed > max_bytes {
-                return Err(Error::new(ErrorKind::Full { needed, max_bytes }, path));
-            }
-        }
-        let st = write_atomically(&dir, name, bytes, &path)?;
-        let info = FileInfo {
-            digest: sha256_hex(bytes),
-            content_type: content_type::detect(
-                name,
-                &bytes[..bytes.len().min(content_type::SNIFF_BYTES)],
-            ),
-            byte_size: bytes.len() as u64,
-            mtime_sec: st.st_mtime,
-            mtime_nsec: st.st_mtime_nsec as u32,
-            path,
-        };
-        self.remember(&info, &st);
-        Ok(info)
+        let mut writing = self.start_write(path, owner, cancel)?;
+        writing.push(bytes)?;
+        writing.finish()
     }
 
     /// Deletes the file at `path`, returning what it was; `None` when there is none.
@@ -613,53 +582,6 @@ fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// Writes a hidden temporary file in `dir`, syncs it, and renames it over
-/// `name`. Returns the new file's stat.
-fn write_atomically(dir: &OwnedFd, name: &str, bytes: &[u8], path: &str) -> Result<Stat> {
-    let io = |e: Errno| Error::io(path, errno_to_io(e));
-    let (tmp_name, fd) = loop {
-        let candidate = format!(".{}.{:016x}.tmp", truncate_name(name), fastrand::u64(..));
-        let flags =
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        match openat(dir, &candidate, flags, Mode::from_bits_truncate(0o666)) {
-            Ok(fd) => break (candidate, fd),
-            Err(Errno::EXIST) => continue,
-            Err(e) => return Err(io(e)),
-        }
-    };
-    let result = (|| {
-        let mut file = File::from(fd);
-        file.write_all(bytes).map_err(|e| Error::io(path, e))?;
-        file.sync_all().map_err(|e| Error::io(path, e))?;
-        renameat(dir, &tmp_name, dir, name).map_err(|e| match e {
-            Errno::ISDIR => Error::new(ErrorKind::IsFolder, path),
-            e => io(e),
-        })?;
-        // After the rename, which changes the ctime: the fingerprint the
-        // digest cache keeps must be the one the next list sees.
-        rustix::fs::fstat(&file).map_err(io)
-    })();
-    match result {
-        // The folder is not synced after the rename: a power loss may then
-        // bring back the old file, whole, which is still "old or new". It
-        // halves the cost of a small write.
-        Ok(st) => Ok(st),
-        Err(e) => {
-            let _ = unlinkat(dir, &tmp_name, AtFlags::empty());
-            Err(e)
-        }
-    }
-}
-
-/// Keeps temporary names within NAME_MAX: a dot, the name, 18 more characters.
-fn truncate_name(name: &str) -> &str {
-    let mut end = name.len().min(200);
-    while !name.is_char_boundary(end) {
-        end -= 1;
-    }
-    &name[..end]
-}
-
 /// Removes the folder `name` in `dir` if, after removing its empty
 /// subfolders, it holds nothing. Never follows links. Iterative, and no
 /// deeper than a store path reaches: a folder below that holds a folder,
@@ -715,6 +637,8 @@ mod tests;
 
 mod read_lines;
 mod rename;
+mod streams;
 pub use rename::Moved;
+pub use streams::{ChunkReader, Writing};
 mod usage;
 pub use read_lines::ReadLines;

@@ -85,13 +85,22 @@ module RubyLLM
           copies = []
           sources.each do |file|
             path = FileStores::Native::CopyMove.new_path_of(file.path, source, target)
-            bytes = FullPaths.naming(from, file.path) { from.store.read(file.path) }
-            copies << FullPaths.naming(to, path) { to.store.write(path, bytes, content_type: file.content_type) }
+            copies << copy(from, file, to, path)
           end
           copies
         rescue StandardError
           remove(to, copies)
           raise
+        end
+
+        # Copies +file+ of +from+ to +path+ in +to+, naming each store's
+        # errors by full paths; a big file goes through a spool on disk
+        # (see FileStores::Native::CopyMove.content_of).
+        def copy(from, file, to, path)
+          content = FullPaths.naming(from, file.path) { FileStores::Native::CopyMove.content_of(from.store, file) }
+          FullPaths.naming(to, path) { to.store.write(path, content, content_type: file.content_type) }
+        ensure
+          content.close! if content.is_a?(Tempfile)
         end
 
         # Deletes the originals; when one cannot be deleted, the copies of

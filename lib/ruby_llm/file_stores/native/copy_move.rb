@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'tempfile'
+
 module RubyLLM
   module FileStores
     module Native
@@ -92,6 +94,38 @@ module RubyLLM
         UNNAMED = 'application/octet-stream'
         private_constant :NUL, :UNNAMED
 
+        # Files up to this size are copied through one String; bigger ones
+        # through a spool on disk, so a copy does not grow with the file.
+        SPOOL_OVER = 8 << 20
+
+        # Copies +file+ (a StoredFile of +from+) to +to_path+ in the store +to+
+        # (the same store or another) as +content_type+, and returns the
+        # copy's StoredFile.
+        def self.copy_file(from, file, to, to_path, content_type:)
+          content = content_of(from, file)
+          to.write(to_path, content, content_type:)
+        ensure
+          content.close! if content.is_a?(Tempfile)
+        end
+
+        # What a copy of +file+ in +store+ writes: its bytes in a String, or
+        # over SPOOL_OVER a Tempfile (rewound; the caller close!s it) filled
+        # by the store's each_chunk, so only a chunk is in memory at a time
+        # and a store that writes an IO in chunks (NativeDir, Active
+        # Storage) holds no more.
+        def self.content_of(store, file)
+          return store.read(file.path) if file.byte_size.to_i <= SPOOL_OVER
+
+          spool = Tempfile.new('ruby_llm_file_store_copy', binmode: true)
+          store.each_chunk(file.path) { |chunk| spool.write(chunk) }
+          spool.flush
+          spool.rewind
+          spool
+        rescue Exception # rubocop:disable Lint/RescueException -- the spool goes whatever stops the copy
+          spool&.close!
+          raise
+        end
+
         # Moves what the model read of each of +old_paths+ to the matching
         # of +new_paths+ in +store+: the bytes did not change.
         def self.move_reads(store, old_paths, new_paths)
@@ -116,8 +150,9 @@ module RubyLLM
           copies = []
           sources.each do |source|
             target = CopyMove.new_path_of(source.path, path, new_path)
-            copies << write(target, read(source.path),
-                            content_type: CopyMove.moved_content_type(source.content_type, source.path, target))
+            copies << CopyMove.copy_file(self, source, self, target, content_type: CopyMove.moved_content_type(
+              source.content_type, source.path, target
+            ))
           end
           copies
         rescue StandardError

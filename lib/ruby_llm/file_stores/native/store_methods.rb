@@ -136,7 +136,8 @@ module RubyLLM
         # Yields the bytes of the file at +path+ in chunks (Strings), in order,
         # and returns nil (an Enumerator without a block): the way to copy a
         # big file out of a store. This default yields #read's String, the
-        # whole file at once; the Active Storage store streams its blob.
+        # whole file at once; NativeDir reads its file and the Active Storage
+        # store its blob in 1 MB chunks, each emptied when the block returns.
         def each_chunk(path, &block)
           return enum_for(:each_chunk, path) unless block
 

@@ -2,8 +2,9 @@
 
 require 'tmpdir'
 
-# each_chunk on the stores that keep the base version (it yields read's
-# String), and TextStream, the native pass the Active Storage store streams
+# each_chunk on Memory, which keeps the base version (it yields read's
+# String), and NativeDir, which streams (its own specs:
+# spec/ruby_llm/native_dir/streaming_spec.rb); and TextStream, the native pass the Active Storage store streams
 # files through (its own specs: spec/active_storage/streams_spec.rb).
 RSpec.describe RubyLLM::FileStores::Native::StoreMethods, '#each_chunk' do
   around { |example| Dir.mktmpdir('each-chunk') { |dir| (@dir = dir) && example.run } }
@@ -16,7 +17,7 @@ RSpec.describe RubyLLM::FileStores::Native::StoreMethods, '#each_chunk' do
       chunks = []
       expect(store.each_chunk('data.bin') { |chunk| chunks << chunk.dup }).to be_nil
       expect(chunks.join.b).to eq("a\u00e9\0b".b * 1000)
-      expect(store.each_chunk('data.bin').to_a.join.b).to eq("a\u00e9\0b".b * 1000)
+      expect(store.each_chunk('data.bin').map(&:dup).join.b).to eq("a\u00e9\0b".b * 1000)
       expect { store.each_chunk('missing.txt') { nil } }.to raise_error(RubyLLM::FileNotFoundError)
     end
   end
