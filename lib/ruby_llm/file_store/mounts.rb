@@ -36,10 +36,12 @@ module RubyLLM
     #   with one set of caps, one deadline and one set of notes (Merge).
     # - The memory of reads (read before change) is the owning store's.
     # - with_lock takes the lock of every store that can change (a
-    #   read-only store has nothing to lock), the default store's first, then
-    #   the mounts' by name: two holders in one tree can never deadlock. A
-    #   write, delete or move takes only the locks of the stores it changes,
-    #   in the same order.
+    #   read-only store has nothing to lock), sorted by the stores' lock_key
+    #   (a NativeDir's real folder, an Active Storage chat's row), not by
+    #   mount name: two holders, in one tree or in two trees mounting the
+    #   same stores under other names, in one process or several, can never
+    #   deadlock. A write, delete or move takes only the locks of the stores
+    #   it changes, in the same order.
     # - move within a store is that store's move; between stores it copies,
     #   then deletes, under both locks (Moving).
     # - delete_folder never reaches into a mount: a folder above one loses
@@ -156,12 +158,12 @@ module RubyLLM
       end
 
       # Runs the block holding the lock of every store in the tree that can
-      # change, in the tree's order (the default store's, then the mounts'
-      # by name). Reentrant as the stores' locks are.
+      # change, sorted by their lock_key (see Locks), the order every tree
+      # takes them in. Reentrant as the stores' locks are.
       def with_lock(&block)
         raise ArgumentError, 'with_lock needs a block' unless block
 
-        Locks.hold(@table.entries.reject { |entry| Locks.read_only?(entry.store) }.map(&:store), &block)
+        Locks.hold(@table.entries.map(&:store), &block)
       end
 
       # Searches every store with its own engine and merges the results

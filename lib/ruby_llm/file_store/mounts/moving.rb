@@ -6,9 +6,9 @@ module RubyLLM
       # A move in a tree of stores. Within one store it is that store's own
       # move (a rename on disk, an update of rows, a change under a lock).
       # Between two stores it copies each file, then deletes the originals,
-      # holding both stores' locks in the tree's order (the default store's,
-      # then the mounts' by name), so two moves in opposite directions wait
-      # for each other instead of deadlocking; a copy that fails takes the
+      # holding both stores' locks in their global order (see Locks), so two
+      # moves in opposite directions, in one tree or two, wait for each other
+      # instead of deadlocking; a copy that fails takes the
       # copies made back, so the source stays as it was. The read digests
       # move with the files.
       #
@@ -52,7 +52,7 @@ module RubyLLM
           raise RubyLLM::FileStore::ReadOnlyError, full_source if Locks.read_only?(from.store)
           raise RubyLLM::FileStore::ReadOnlyError, to.full(target) if Locks.read_only?(to.store)
 
-          Locks.hold(ordered(from, to)) do
+          Locks.hold([from.store, to.store]) do
             file = from.store[source]
             sources = file ? [file] : visible(from, source)
             check_places(sources, full_source, to, target)
@@ -67,11 +67,6 @@ module RubyLLM
         def check_places(sources, full_source, to, target)
           raise RubyLLM::FileNotFoundError, "#{full_source} does not exist" if sources.empty?
           raise RubyLLM::FileExistsError, to.full(target) if to.store[target] || !to.store.list(target).empty?
-        end
-
-        # The two stores in the tree's order.
-        def ordered(*entries)
-          @table.entries.select { |entry| entries.any? { |wanted| wanted.equal?(entry) } }.map(&:store)
         end
 
         def visible(entry, folder)

@@ -8,8 +8,7 @@ module RubyLLM
       # The mount names of a RubyLLM::FileStore::Mounts and their stores:
       # which store a path goes to (the longest mount name wins), which
       # paths a store's own files are hidden at (under a longer mount, or
-      # where a mount point is), and the order the stores' locks are taken in
-      # (the default first, then the mounts by name).
+      # where a mount point is).
       class Table
         # One store of the tree: +name+ is the mount name ('' for the default
         # store), +prefix+ what its paths get in front ('' or "name/").
