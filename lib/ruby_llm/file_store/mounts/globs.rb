@@ -24,18 +24,37 @@ module RubyLLM
           strip(glob, relative.split('/'))
         end
 
-        # +glob+ with the folders +parts+ matched off its front.
+        # +glob+ with the folders +parts+ matched off its front: the glob
+        # for the mount's own paths, anchored at its root, or :none. A "**"
+        # may take none, some or all of +parts+ (and more folders inside the
+        # mount), so a glob can leave several globs behind: they are given as
+        # one, in braces, where none has braces of its own; else the one
+        # where "**" takes every part, which keeps going inside the mount.
         def strip(glob, parts)
-          segments = glob.split('/')
-          parts.each do |part|
-            return glob if segments.first == '**' # ** takes any folders, the mount's too
+          rests = remainders(glob.split('/'), parts, {}).uniq
+          return :none if rests.empty?
+          return "/#{rests.first}" if rests.size == 1
+          return "/{#{rests.join(',')}}" if rests.none? { |rest| rest.match?(/[{}]/) }
 
-            segment = segments.shift
-            return :none if segment.nil? || segments.empty?
-            return :none unless File.fnmatch?(segment, part, File::FNM_EXTGLOB | File::FNM_DOTMATCH)
+          "/#{rests.find { |rest| rest.start_with?('**') } || rests.first}"
+        end
+
+        # The globs (as Strings) the +segments+ of a glob leave once they
+        # have matched the folders +parts+; none when they cannot, or when
+        # nothing is left to match a file with.
+        def remainders(segments, parts, seen)
+          seen[[segments.size, parts.size]] ||= begin
+            first = segments.first
+            if parts.empty?
+              segments.empty? ? [] : [segments.join('/')]
+            elsif first == '**'
+              remainders(segments.drop(1), parts, seen) + remainders(segments, parts.drop(1), seen)
+            elsif first && File.fnmatch?(first, parts.first, File::FNM_EXTGLOB | File::FNM_DOTMATCH)
+              remainders(segments.drop(1), parts.drop(1), seen)
+            else
+              []
+            end
           end
-          rest = segments.join('/')
-          rest.include?('/') ? rest : "/#{rest}"
         end
       end
     end
