@@ -126,7 +126,9 @@ module RubyLLM
 
       def delete(path)
         path = FileStore.path(path)
-        raise ArgumentError, "#{path} is a folder, not a file; use delete_folder" if @table.mount_folder?(path)
+        if @table.mount_folder?(path)
+          raise ArgumentError, "#{path} is a folder where a store is mounted, not a file: delete the files inside it"
+        end
 
         routed(path) { |entry, inner| FullPaths.file(entry, entry.store.delete(inner)) }
       end
@@ -209,7 +211,7 @@ module RubyLLM
         return unless @table.mount_folder?(path)
 
         raise ArgumentError, "#{path} is a folder where a store is mounted, not a file: write a file inside it, or " \
-                             'choose another name'
+                             'choose another name.'
       end
 
       def visible_files(entry, files)

@@ -90,7 +90,7 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       tree = described_class.new(chat, 'handbook' => :memory, 'docs/api' => :memory)
       expect { tree.write('handbook', 'x') }
         .to raise_error(ArgumentError, 'handbook is a folder where a store is mounted, not a file: write a file ' \
-                                       'inside it, or choose another name')
+                                       'inside it, or choose another name.')
       expect { tree.write('docs', 'x') }.to raise_error(ArgumentError, /docs is a folder where a store is mounted/)
       expect(chat.list).to eq([])
       expect(tree['handbook']).to be_nil
