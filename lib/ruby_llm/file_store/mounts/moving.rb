@@ -8,8 +8,9 @@ module RubyLLM
       # Between two stores it copies each file, then deletes the originals,
       # holding both stores' locks in their global order (see Locks), so two
       # moves in opposite directions, in one tree or two, wait for each other
-      # instead of deadlocking; a copy that fails takes the
-      # copies made back, so the source stays as it was. The read digests
+      # instead of deadlocking; a copy that fails, or a delete of the
+      # originals, takes the copies made back (writing back the originals
+      # already deleted), so the source stays as it was. The read digests
       # move with the files.
       #
       # A mount point, and a folder holding one, cannot be moved (the mount
@@ -89,14 +90,12 @@ module RubyLLM
           raise
         end
 
-        # Deletes the originals; when one cannot be deleted, the copies of
-        # those still there are taken back, so no file is left twice.
+        # Deletes the originals; when one cannot be deleted, those already
+        # deleted are written back from their copies and the copies taken
+        # back, so the source is as it was (see CopyMove::Originals.delete).
         def delete_sources(from, sources, to, copies)
-          sources.each_with_index do |file, index|
+          FileStores::Native::CopyMove::Originals.delete(from.store, sources, to.store, copies) do |file|
             FullPaths.naming(from, file.path) { from.store.delete(file.path) }
-          rescue StandardError
-            remove(to, copies.drop(index))
-            raise
           end
         end
 
