@@ -57,17 +57,29 @@ module RubyLLM
             file = from.store[source]
             sources = file ? [file] : visible(from, source)
             check_places(sources, full_source, to, target)
-            moved = copy_all(from, sources, source, to, target)
-            delete_sources(from, sources, to, moved)
-            move_reads(from, sources, to, moved)
-            moved = moved.map { |copy| FullPaths.file(to, copy) }
+            moved = copy_then_delete(from, sources, source, to, target)
             file ? moved.first : moved.sort_by(&:path)
           end
+        end
+
+        # The copies of +sources+ in +to+, at their full paths, once the
+        # originals are deleted and the reads moved.
+        def copy_then_delete(from, sources, source, to, target)
+          # Taken first: a store may keep them with the file (Active
+          # Storage's rows), which the delete takes away.
+          digests = sources.map { |file| from.store.read_digest(file.path) }
+          moved = copy_all(from, sources, source, to, target)
+          delete_sources(from, sources, to, moved)
+          move_reads(from, sources, digests, to, moved)
+          moved.map { |copy| FullPaths.file(to, copy) }
         end
 
         def check_places(sources, full_source, to, target)
           raise RubyLLM::FileNotFoundError, "#{full_source} does not exist" if sources.empty?
           raise RubyLLM::FileExistsError, to.full(target) if to.store[target] || !to.store.list(target).empty?
+
+          # A store with only the five methods may not refuse a write through a file.
+          FullPaths.naming(to, target) { FileStores::Native::CopyMove.check_way(to.store, target) }
         end
 
         def visible(entry, folder)
@@ -107,9 +119,8 @@ module RubyLLM
           end
         end
 
-        def move_reads(from, sources, to, copies)
-          sources.zip(copies).each do |file, copy|
-            digest = from.store.read_digest(file.path)
+        def move_reads(from, sources, digests, to, copies)
+          sources.zip(digests, copies).each do |file, digest, copy|
             from.store.record_read(file.path, nil)
             to.store.record_read(copy.path, digest) if digest
           end

@@ -111,6 +111,15 @@ RSpec.describe RubyLLM::FileStore::Mounts::Moving do
     expect(contents(store)).to eq(before)
   end
 
+  it 'refuses a move into a store with only the five methods through one of its files' do
+    store = five.new
+    store.write('q', 'a file')
+    chat.write('z.md', 'z')
+    expect { RubyLLM::FileStore::Mounts.new(chat, 'five' => store).move('z.md', 'five/q/z.md') }
+      .to raise_error(ArgumentError, 'five/q/z.md goes through a file as if it were a folder')
+    expect([store.list.map(&:path), chat.list.map(&:path)]).to eq([['q'], ['z.md']])
+  end
+
   it 'moves a folder of 3,000 files between stores, and 100 off a NativeDir, each file once' do
     fill(chat, 3000)
     before = contents(chat)
