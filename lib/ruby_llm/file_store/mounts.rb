@@ -96,19 +96,17 @@ module RubyLLM
       end
 
       # Every store's files in +folder+, under their full paths, sorted by
-      # path, with what each left out (see RubyLLM::FileStore::Listing).
+      # path, with what each left out (see RubyLLM::FileStore::Listing), and
+      # the mounts inside +folder+ that have no file yet (+empty+), which no
+      # file would show.
       def listing(folder = nil)
         folder = FileStore.folder(folder)
-        files = []
-        unnamed = []
-        deep = []
-        @table.sources_for(folder).each do |entry, inner|
-          part = FullPaths.naming(entry, inner) { entry.store.listing(inner) }
-          files.concat(visible_files(entry, part.files))
-          unnamed.concat(part.unnamed.map { |name| entry.full(name) })
-          deep.concat(part.deep.map { |name| entry.full(name) })
+        parts = @table.sources_for(folder).map do |entry, inner|
+          [entry, inner, FullPaths.naming(entry, inner) { entry.store.listing(inner) }]
         end
-        Listing.new(files: files.sort_by!(&:path), unnamed: unnamed.sort!, deep: deep.sort!)
+        files = parts.flat_map { |entry, _, part| visible_files(entry, part.files) }
+        Listing.new(files: files.sort_by!(&:path), unnamed: left_out(parts, :unnamed), deep: left_out(parts, :deep),
+                    empty: empty_mounts(parts, folder))
       end
 
       def [](path)
@@ -212,6 +210,22 @@ module RubyLLM
 
         raise ArgumentError, "#{path} is a folder where a store is mounted, not a file: write a file inside it, or " \
                              'choose another name.'
+      end
+
+      # The paths of kind +kind+ (:unnamed, :deep) the stores' listings left
+      # out, under their full paths.
+      def left_out(parts, kind)
+        parts.flat_map { |entry, _, part| part[kind].map { |name| entry.full(name) } }.sort!
+      end
+
+      # The mounts inside +folder+ (not the one listed) that show no file.
+      def empty_mounts(parts, folder)
+        parts.filter_map do |entry, inner, part|
+          next nil if entry.default? || !inner.nil? || entry.name == folder
+          next nil if part.files.any? { |file| @table.visible?(entry, entry.full(file.path)) }
+
+          entry.name
+        end
       end
 
       def visible_files(entry, files)
