@@ -100,13 +100,7 @@ module RubyLLM
       # the mounts inside +folder+ that have no file yet (+empty+), which no
       # file would show.
       def listing(folder = nil)
-        folder = FileStore.folder(folder)
-        parts = @table.sources_for(folder).map do |entry, inner|
-          [entry, inner, FullPaths.naming(entry, inner) { entry.store.listing(inner) }]
-        end
-        files = parts.flat_map { |entry, _, part| visible_files(entry, part.files) }
-        Listing.new(files: files.sort_by!(&:path), unnamed: left_out(parts, :unnamed), deep: left_out(parts, :deep),
-                    empty: empty_mounts(parts, folder))
+        Listings.new(@table).listing(FileStore.folder(folder))
       end
 
       def [](path)
@@ -212,31 +206,6 @@ module RubyLLM
                              'choose another name.'
       end
 
-      # The paths of kind +kind+ (:unnamed, :deep) the stores' listings left
-      # out, under their full paths.
-      def left_out(parts, kind)
-        parts.flat_map { |entry, _, part| part[kind].map { |name| entry.full(name) } }.sort!
-      end
-
-      # The mounts inside +folder+ (not the one listed) that show no file.
-      def empty_mounts(parts, folder)
-        parts.filter_map do |entry, inner, part|
-          next nil if entry.default? || !inner.nil? || entry.name == folder
-          next nil if part.files.any? { |file| @table.visible?(entry, entry.full(file.path)) }
-
-          entry.name
-        end
-      end
-
-      def visible_files(entry, files)
-        files.filter_map do |file|
-          full = entry.full(file.path)
-          next nil unless @table.visible?(entry, full)
-
-          FullPaths.file(entry, file)
-        end
-      end
-
       # Deletes, under its store's lock, the files of +entry+'s store in
       # +inner+ ('' every file) that the tree shows there.
       def delete_visible(entry, inner)
@@ -253,6 +222,7 @@ end
 
 require_relative 'mounts/full_paths'
 require_relative 'mounts/locks'
+require_relative 'mounts/listings'
 require_relative 'mounts/moving'
 require_relative 'mounts/store_output'
 require_relative 'mounts/globs'

@@ -86,11 +86,13 @@ module RubyLLM
         end
 
         # The blocks of +output+ the tree shows (not those of files a longer
-        # mount hides).
+        # mount hides, nor of those whose full path is too deep to name).
         def visible_blocks(entry, output)
           return [] unless output
 
-          output.blocks.select { |block| @table.visible?(entry, block.path) }
+          output.blocks.select do |block|
+            @table.visible?(entry, block.path) && (entry.default? || FullPaths.reachable?(block.path))
+          end
         end
 
         # The path the merged output must stop at, and why: the earliest

@@ -22,4 +22,18 @@ RSpec.describe RubyLLM::FileStore::Mounts, 'listing' do
     expect(described_class.new(chat, 'scratch' => :memory).listing('scratch').notes).to eq([])
     expect(chat.listing.empty).to be_nil
   end
+
+  it 'leaves out, with a note, a mounted file whose full path is too deep to name, and never shows it' do
+    deep = RubyLLM::FileStore::Memory.new
+    inner = "#{Array.new(RubyLLM::FileStores::Native::MAX_PATH_DEPTH - 1) { |i| "p#{i}" }.join('/')}/f.md"
+    deep.write(inner, "needle\n")
+    deep.write('near.md', "needle\n")
+    tree = described_class.new(chat, 'm/n' => deep)
+    tools = RubyLLM::FileStore::Tools.for(tree, tools: [:read]).to_h { |tool| [tool.name, tool] }
+    listed = tools['list_files'].call({})
+    expect(listed.lines.first).to eq("m/n/near.md (text/markdown, 7 bytes)\n")
+    expect(listed).to include('[Left out 1 folder deeper than a store path reaches (64 names): m/n/p0/p1/')
+    expect(tools['search_files'].call('pattern' => 'needle')).to eq("m/n/near.md:1:needle\n")
+    expect(tree.list.map(&:path)).to eq(['m/n/near.md'])
+  end
 end
