@@ -109,6 +109,17 @@ RSpec.describe RubyLLM::FileStore::Mounts::Locks do
     expect(described_class.ordered([RubyLLM::NativeDir.new(File.join(@tmp, 'ro'), read_only: true)])).to eq([])
   end
 
+  it 'refuses two writable NativeDir objects on one folder in a tree, whose with_lock would wait for itself' do
+    folder = File.join(@tmp, 'same')
+    expect { RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(folder), 'x' => RubyLLM::NativeDir.new(folder)) }
+      .to raise_error(ArgumentError, /the default store and mount x are two stores on one folder/)
+    one = RubyLLM::NativeDir.new(folder)
+    shared = RubyLLM::FileStore::Mounts.new(one, 'x' => one, 'ro' => RubyLLM::NativeDir.new(folder, read_only: true))
+    holder = Thread.new { shared.with_lock { shared.write('x/a.md', 'a') } }
+    expect(holder.join(10)).to be_truthy, 'with_lock waited for itself'
+    expect(one.read('a.md')).to eq('a')
+  end
+
   it 'two processes moving between the same two folders, mounted under names in opposite orders, finish' do
     paths = [File.join(@tmp, 'p'), File.join(@tmp, 'q')]
     RubyLLM::NativeDir.new(paths[0]).write('x.md', 'x')
