@@ -10,7 +10,8 @@ RSpec.describe RubyLLM::FileStore::Mounts::Globs do
     deep = RubyLLM::FileStore::Memory.new
     chat = RubyLLM::FileStore::Memory.new
     { 'top.md' => chat, 'docs/readme.md' => chat, 'guide.md' => docs, 'b/howto.md' => docs, 'ref.md' => api,
-      'v1/old.md' => api, 'v1/b/deep.md' => api, 'x.md' => deep, 'b/y.md' => deep }
+      'v1/old.md' => api, 'v1/b/deep.md' => api, 'x.md' => deep, 'b/y.md' => deep,
+      'q/z.md' => deep }
       .each { |path, store| store.write(path, "hit #{path}\n") }
     RubyLLM::FileStore::Mounts.new(chat, 'docs' => docs, 'docs/api' => api, 'a/x/b' => deep)
   end
@@ -25,9 +26,13 @@ RSpec.describe RubyLLM::FileStore::Mounts::Globs do
     RubyLLM::FileStores::Native.glob_filter(glob, path || '', tree.list(path).map(&:path)).sort
   end
 
+  # The last ones leave several globs, some with braces of their own, and
+  # a run of a thousand "**".
   ['docs/**/*.md', '**/*.md', 'docs/*/*.md', 'docs/api/**', '*/api/v1/*.md', 'a/**/b/*.md', 'a/**/*.md',
-   '**/b/*.md', 'docs/**/v1/**/*.md', 'docs/{api,x}/*.md', 'a/*/b/**'].each do |glob|
-    it "finds with #{glob} the files whose full path it matches" do
+   '**/b/*.md', 'docs/**/v1/**/*.md', 'docs/{api,x}/*.md', 'a/*/b/**', 'a/**/{b,x}/**/*.{md,txt}',
+   '**/{api,b}/**/*.md', 'a/**/b/*.{md,txt}', 'docs/**/v1/*.{md,txt}',
+   "#{(['**'] * 1000).join('/')}/*.md"].each do |glob|
+    it "finds with #{glob[0, 40]} the files whose full path it matches" do
       expect(listed(glob)).not_to be_empty
       expect(searched(glob)).to eq(listed(glob))
     end
