@@ -112,6 +112,14 @@ module RubyLLM
           holder.read_only?
         end
 
+        # Whether +path+ is, in a tree of stores, the folder of a mount or one
+        # on the way to one: a folder even while the mount has no files.
+        def mount_folder?(path)
+          return false unless store.is_a?(FileStore::Mounts)
+
+          store.mounts.each_key.any? { |name| name == path || name.start_with?("#{path}/") }
+        end
+
         def lines_in(bytes)
           bytes.count("\n") + (bytes.empty? || bytes.end_with?("\n") ? 0 : 1)
         end

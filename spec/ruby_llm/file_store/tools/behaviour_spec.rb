@@ -44,4 +44,14 @@ RSpec.describe RubyLLM::FileStore::Tools::Behaviour do
     expect(call('delete_file', 'path' => 'scratch'))
       .to eq(error: 'scratch is a folder where a store is mounted, not a file: delete the files inside it')
   end
+
+  it 'refuses a patch that adds or moves a file onto an empty mount point, changing nothing' do
+    chat.write('s.md', "s\n")
+    call('read_file', 'path' => 's.md')
+    moved = call('apply_patch', patch('*** Update File: s.md', '*** Move to: scratch', '@@', '-s', '+t'))
+    added = call('apply_patch', patch('*** Add File: n.md', '+n', '*** Add File: scratch', '+d'))
+    folder = ->(what) { { error: "*** #{what}: scratch is a folder; the patch changes files. Nothing was changed." } }
+    expect([moved, added]).to eq([folder['Move to'], folder['Add']])
+    expect([chat.list.map(&:path), chat.read('s.md')]).to eq([['s.md'], "s\n"])
+  end
 end
