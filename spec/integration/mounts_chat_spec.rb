@@ -129,6 +129,34 @@ RSpec.describe 'RubyLLM chats with mounted stores', :integration do
         .to eq(made: %i[scratch scratch], handbook_read_only: true, separate: true, second: ['handbook/policy.md'])
     end
 
+    it 'runs code in the chat folder with each mount at its path, and tells after_file_write of each file once' do
+      handbook = handbook_folder
+      code = "cat handbook/policy.md > notes/copy.md\necho later >> scratch/todo.md\necho top > top.md\n" \
+             "echo mine > handbook/new.md\n"
+      script = [s.tool_calls(['run_code', { language: 'shell', code:, files: ['scratch/todo.md'] }]), s.text('Ran.')]
+      facts = with_server(script) do |server|
+        chat_store = RubyLLM::NativeDir.new(File.join(@tmp, 'chat'))
+        notes = RubyLLM::NativeDir.new(File.join(@tmp, 'notes'))
+        scratch = RubyLLM::FileStore::Memory.new
+        scratch.write('todo.md', "ask HR\n")
+        mounts = { 'handbook' => RubyLLM::NativeDir.new(handbook, read_only: true), 'notes' => notes,
+                   'scratch' => scratch }
+        chat = new_chat.with_file_store(chat_store, mounts:).with_code_execution(python: false)
+        written = []
+        chat.after_file_write { |file| written << file.path }
+        chat.ask 'Copy the policy'
+        { requests: server.requests, written: written.sort, notes: notes.read('copy.md'),
+          todo: scratch.read('todo.md'), top: chat_store.read('top.md') }
+      end
+
+      result = tool_contents(facts[:requests].last).first
+      expect(facts.slice(:written, :notes, :todo, :top))
+        .to eq(written: %w[notes/copy.md scratch/todo.md top.md], notes: "# Policy\nHolidays: 25 days.\n",
+               todo: "ask HR\nlater\n", top: "top\n")
+      expect(result).to include('handbook/new.md is read-only')
+      expect(File.exist?(File.join(handbook, 'new.md'))).to be(false)
+    end
+
     it 'runs staged code over every mount, naming what it wrote under a read-only mount as unsaved' do
       handbook = handbook_folder
       code = 'cat handbook/policy.md > scratch/copy.md; echo mine > handbook/new.md; echo top > top.md'

@@ -9,6 +9,9 @@ require_relative 'code_execution/snapshot'
 require_relative 'code_execution/mounts'
 require_relative 'code_execution/staging'
 require_relative 'code_execution/runs'
+require_relative 'code_execution/layout'
+require_relative 'code_execution/read_only_writes'
+require_relative 'code_execution/tree_runs'
 require_relative 'code_execution/report'
 require_relative 'code_execution/tool'
 require_relative 'code_execution/chat_extension'
@@ -30,11 +33,16 @@ module RubyLLM
     #   files named in +files+, and writes what the code created or changed
     #   back through the store when the run ends.
     #
+    # A tree of stores (RubyLLM::FileStore::Mounts) is laid out store by
+    # store (see Layout): its folders in place, bound at their paths, the
+    # other stores staged.
+    #
     # Either way the result names the paths the run created or changed, the
     # read-before-change memory forgets them (the model reads them again
     # before editing), and after_file_write hooks receive each StoredFile.
     class CodeExecution
       include Runs
+      include TreeRuns
       include Report
 
       # The default home of Python environments: $RUBY_LLM_CODE_CACHE, else
@@ -80,6 +88,7 @@ module RubyLLM
         @cache_dir = File.expand_path(cache_dir.to_s)
         @mounts = Mounts.check(Options.mount_table(mounts, skills))
         @hooks = on_write ? [on_write] : []
+        @in_place_hooks = []
         @languages = Environments.build(python:, ruby:, shell:, cache_dir: @cache_dir)
         @sandboxed = sandbox != false
         @sandbox = Sandbox.new(enabled: @sandboxed, limits: @limits, memory_limit:,
@@ -92,12 +101,21 @@ module RubyLLM
       # Whether runs are sandboxed (false only when asked with sandbox: false).
       def sandboxed? = @sandboxed
 
-      # Whether code runs in the store's own folder (else in a staged copy).
-      # A read-only store's folder, and the read-only mounts of a tree of
-      # stores (FileStore::Mounts), are bound read-only in the sandbox;
-      # without a sandbox nothing could hold them so, and the run is staged.
+      # Whether code runs in the store's own folder (else in a staged copy);
+      # for a tree of stores, in its default store's folder (see Layout). A
+      # read-only store's folder is bound read-only in the sandbox; without
+      # a sandbox nothing could hold it so, and the run is staged.
       def in_place?
-        !store.local_root.nil? && (@sandboxed || (!store.read_only? && Mounts.of_store(store).empty?))
+        tree = layout
+        return tree.in_place? if tree
+
+        !store.local_root.nil? && (@sandboxed || !store.read_only?)
+      end
+
+      # How a run over a tree of stores lays out its folder (a Layout), or
+      # nil for a single store.
+      def layout
+        store.is_a?(FileStore::Mounts) ? Layout.new(store, sandboxed: @sandboxed) : nil
       end
 
       # Registers a block called with each StoredFile a run created or changed.
@@ -105,6 +123,16 @@ module RubyLLM
         raise ArgumentError, 'after_file_write needs a block' unless block
 
         @hooks << block
+        self
+      end
+
+      # Registers a block called with each StoredFile a run wrote in a
+      # folder store in place, which no store's write saw (a chat hears of
+      # the rest through the store: see ChatExtension).
+      def after_in_place_write(&block)
+        raise ArgumentError, 'after_in_place_write needs a block' unless block
+
+        @in_place_hooks << block
         self
       end
 
@@ -123,8 +151,13 @@ module RubyLLM
         end
         raise Tools::Refusal, 'code is required: the program to run' unless code.is_a?(String) && !code.strip.empty?
 
-        staged = in_place? ? nil : Staging.resolve(store, files)
-        finish(in_scratch(lang, code, staged))
+        tree = layout
+        staged = if tree
+                   tree.staged? ? tree.to_copy(Staging.resolve(store, files)) : []
+                 else
+                   in_place? ? nil : Staging.resolve(store, files)
+                 end
+        finish(in_scratch(lang, code, staged, tree))
       end
 
       def inspect
@@ -134,12 +167,16 @@ module RubyLLM
       private
 
       # Runs +code+ from a temporary folder, removed after.
-      def in_scratch(lang, code, staged)
+      def in_scratch(lang, code, staged, tree)
         tmp = Dir.mktmpdir('ruby_llm_run_code',
                            Staging.scratch_dir(staged || [], memory_capped: @sandbox.memory_capped?))
         code_file = File.join(tmp, "main.#{lang.extension}")
         File.write(code_file, code)
-        staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
+        if tree
+          run_tree(lang, code_file, tmp, tree, staged)
+        else
+          staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
+        end
       ensure
         remove_scratch(tmp) if tmp
       end
@@ -163,7 +200,17 @@ module RubyLLM
         result.changed.each { |path| store.record_read(path, CHANGED_BY_RUN) if store.read_digest(path) }
         store.forget_reads(result.created + result.deleted)
         result.files.each { |file| @hooks.each { |hook| hook.call(file) } } unless @hooks.empty?
+        in_place_written(result).each { |file| @in_place_hooks.each { |hook| hook.call(file) } }
         result
+      end
+
+      # Whether +folder+ is a read-only store's own, bound read-only.
+      def folder_read_only?(folder) = store.read_only? && folder == store.local_root
+
+      def in_place_written(result)
+        return [] if @in_place_hooks.empty?
+
+        result.files.select { |file| result.written_in_place.include?(file.path) }
       end
     end
   end

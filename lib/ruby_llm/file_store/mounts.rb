@@ -48,12 +48,13 @@ module RubyLLM
     #   only the files of the store that holds it.
     # - Attachments and saved long results go to the default store, as the
     #   paths they are kept at are not under a mount.
-    # - run_code sees the whole tree. In place when the default store is a
-    #   folder and every mount a read-only folder: the code runs in the
-    #   default store's folder with each mount bound read-only at its path
-    #   (sandboxed runs only). Otherwise staged: the files named are copied in
-    #   from every store and written back through the tree, where a read-only
-    #   store refuses them (named unsaved).
+    # - run_code sees every mount at its path, laid out store by store
+    #   (CodeExecution::Layout): the default store in place when it is a
+    #   folder, else staged; a folder mount bound at its path, read-only when
+    #   its store is (never copied), read-write under its lock when not; any
+    #   other mount staged (the files named in +files+ copied in, saved back
+    #   through the tree). What code writes under a read-only mount is
+    #   refused and named unsaved.
     class Mounts < FileStore
       include Memories
       include Reading
@@ -166,23 +167,9 @@ module RubyLLM
         Merge.new(@table, FileStore::Search.arguments(pattern, path:, glob:, **options)).run
       end
 
-      # The folder on disk of the default store when run_code can run in it
-      # with every mount bound at its path (run_binds), else nil: runs are
-      # staged then.
-      def local_root
-        run_binds && default_store.local_root
-      end
-
-      # Mount name => folder on disk, for run_code to bind read-only inside
-      # the default store's folder: when the default store is a folder and
-      # every mount a read-only folder. Nil otherwise (a mount whose files
-      # are not on disk, or that code may change, is staged).
-      def run_binds
-        return nil if default_store.local_root.nil?
-        return nil unless @table.mounts.all? { |entry| Locks.read_only?(entry.store) && entry.store.local_root }
-
-        @table.mounts.to_h { |entry| [entry.name, entry.store.local_root] }
-      end
+      # Nil: the tree is not one folder. run_code lays a run out store by
+      # store (CodeExecution::Layout), from default_store and mounts.
+      def local_root = nil
 
       def inspect
         mounted = @table.mounts.map { |entry| "#{entry.name}: #{entry.store.inspect}" }

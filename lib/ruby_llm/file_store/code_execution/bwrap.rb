@@ -59,7 +59,8 @@ module RubyLLM
         # The command running +argv+ with +folder+ writable at workdir
         # (read-only with +folder_read_only+: a read-only store's own folder),
         # +code+ read-only at code_path, and +mounts+ ([host, path in the
-        # folder]) read-only inside the folder, and +home_files+ (path in
+        # folder, writable]) inside the folder, read-only unless writable (a
+        # tree's writable folder store), and +home_files+ (path in
         # home => host file) read-only in the home, /tmp.
         def command(argv, folder:, code:, mounts:, home_files: {}, folder_read_only: false)
           args = [@path, *NAMESPACES, *@ids, *@system]
@@ -67,7 +68,9 @@ module RubyLLM
           args.push('--size', @tmp_size.to_s) if @tmp_size
           args.push('--tmpfs', '/tmp', folder_read_only ? '--ro-bind' : '--bind', folder, @workdir)
           home_files.each { |inside, host| args.push('--ro-bind', host, "/tmp/#{inside}") }
-          mounts.each { |source, inside| args.push('--ro-bind', source, "#{@workdir}/#{inside}") }
+          mounts.each do |source, inside, writable|
+            args.push(writable ? '--bind' : '--ro-bind', source, "#{@workdir}/#{inside}")
+          end
           args.push('--ro-bind', code, code_path(code), '--chdir', @workdir, '--', *argv)
         end
 

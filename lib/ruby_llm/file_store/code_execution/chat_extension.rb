@@ -34,7 +34,7 @@ module RubyLLM
           drop_code_execution_tool
           @code_execution_options = options
           @code_execution = runner
-          runner.after_file_write { |file| code_execution_wrote(file) } if runner.in_place?
+          runner.after_in_place_write { |file| code_execution_wrote(file) }
           with_tools(@code_execution_tool = runner.tool)
         end
 

@@ -3,32 +3,26 @@
 module RubyLLM
   class FileStore
     class CodeExecution
-      # Folders and files from outside the store linked into the run's folder
-      # for one run, read-only, and removed after it: the mountpoints (and
+      # Folders and files from outside the store bound into the run's folder
+      # for one run (read-only, but for the writable folders of a tree of
+      # stores: see Layout), and removed after it: the mountpoints (and
       # any folders made for them) are made before the run and taken away
       # after, only when they are still empty. Where the folder has its own
       # file or folder at a mount's path, the run sees that instead and the
       # mount is named as shadowed.
       class Mounts
-        Mount = Struct.new(:inside, :source, keyword_init: true)
+        Mount = Struct.new(:inside, :source, :writable, keyword_init: true)
 
-        # +mounts+ (path in the folder => host path) checked once.
-        def self.check(mounts)
+        # +mounts+ (path in the folder => host path) checked once;
+        # +writable+: bound read-write.
+        def self.check(mounts, writable: false)
           mounts.map do |inside, source|
             inside = FileStore.path(inside.to_s)
             source = source.to_s
             raise ArgumentError, "mounts: #{source} does not exist" unless File.exist?(source)
 
-            Mount.new(inside:, source: File.realpath(source))
+            Mount.new(inside:, source: File.realpath(source), writable:)
           end
-        end
-
-        # The folders a tree of stores binds read-only in its default
-        # store's folder for a run in place (FileStore::Mounts#run_binds);
-        # none for a run in another +folder+ (staged).
-        def self.of_store(store, folder = store.local_root)
-          binds = store.respond_to?(:run_binds) && folder == store.local_root ? store.run_binds : nil
-          binds ? check(binds) : []
         end
 
         attr_reader :active, :shadowed
@@ -43,21 +37,22 @@ module RubyLLM
           @made = []
         end
 
-        # Makes the mountpoints; returns [[source, inside], ...] to bind.
+        # Makes the mountpoints; returns [[source, inside, writable], ...] to
+        # bind.
         def setup
           @mounts.each do |mount|
             if taken?(mount.inside)
               @shadowed << mount.inside
             else
               make(mount)
-              @active << [mount.source, mount.inside]
+              @active << [mount.source, mount.inside, mount.writable == true]
             end
           end
           @active
         end
 
         # The paths the mounts take, for a snapshot to skip.
-        def paths = @active.map(&:last)
+        def paths = @active.map { |_, inside| inside }
 
         # Removes the mountpoints and the folders made for them, if empty.
         # Code may have swapped a folder on the way for a link: each is

@@ -14,12 +14,14 @@ module RubyLLM
 
         private
 
-        def result(lang, outcome, mounts, swept:, created:, changed:, deleted:, unsaved:, error:, trouble:, files:)
+        def result(lang, outcome, mounts, swept:, created:, changed:, deleted:, unsaved:, error:, trouble:, files:,
+                   in_place:)
           Result.new(language: lang.name, exit_status: outcome.exit_status, signal: outcome.signal,
                      stopped: stopped(outcome), stdout: outcome.stdout.to_s, stderr: outcome.stderr.to_s,
                      created:, changed:, deleted:, unsaved_files: unsaved, files_error: error,
                      shadowed_mounts: mounts.shadowed,
-                     notes: notes(outcome, mounts, changed, swept) + Array(trouble), files:)
+                     notes: notes(outcome, mounts, changed, swept) + Array(trouble), files:,
+                     written_in_place: in_place)
         end
 
         # What the result of a run in a read-only store's folder says.

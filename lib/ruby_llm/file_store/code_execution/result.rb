@@ -15,9 +15,12 @@ module RubyLLM
       # - files: the StoredFiles created or changed; for a run in a store's
       #   folder they are made (and their digests taken) when first asked
       #   for, after the store's lock is let go.
+      # - written_in_place: the paths of files the code wrote in a folder
+      #   store in place, which never passed through a store's write (the
+      #   rest of +files+ were saved through it).
       Result = Struct.new(:language, :exit_status, :signal, :stopped, :stdout, :stderr, :created, :changed,
                           :deleted, :unsaved_files, :files_error, :shadowed_mounts, :notes, :files,
-                          keyword_init: true) do
+                          :written_in_place, keyword_init: true) do
         def success? = exit_status&.zero? && stopped.nil?
 
         def files

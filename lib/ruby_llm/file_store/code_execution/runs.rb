@@ -26,7 +26,8 @@ module RubyLLM
           changed = swept.changed - unsaved
           result(lang, outcome, mounts, swept:, created:, changed:, deleted: swept.deleted,
                                         unsaved: unsaved + budget_removed(swept), error:,
-                                        trouble: in_place_trouble(trouble), files: lazy_files(created + changed))
+                                        trouble: in_place_trouble(trouble), files: lazy_files(created + changed),
+                                        in_place: created + changed)
         end
 
         def lazy_files(paths) = -> { paths.filter_map { |path| store[path] } }
@@ -45,7 +46,7 @@ module RubyLLM
           kept = saved.map(&:path)
           result(lang, outcome, mounts, swept:, created: swept.created & kept, changed: swept.changed & kept,
                                         deleted: [], unsaved: unsaved + budget_removed(swept), error:,
-                                        trouble: conflict_notes(conflicts, trouble), files: saved)
+                                        trouble: conflict_notes(conflicts, trouble), files: saved, in_place: [])
         end
 
         # What the run created or changed, written back (Staging.save).
@@ -77,10 +78,10 @@ module RubyLLM
           swept.removed.filter_map { |path, why| path if why == :budget && !Snapshot.hidden?(path) }
         end
 
-        # A read-only store's own folder is bound read-only (Bwrap#command).
-        def execute(lang, code_file, folder, tmp)
-          folder_read_only = store.read_only? && folder == store.local_root
-          mounts = Mounts.new(folder, @mounts + Mounts.of_store(store, folder), links: !@sandboxed)
+        # A read-only store's own folder is bound read-only (Bwrap#command);
+        # +binds+: a tree's mounts (Mounts::Mount), bound after the runner's.
+        def execute(lang, code_file, folder, tmp, binds: [], folder_read_only: folder_read_only?(folder))
+          mounts = Mounts.new(folder, @mounts + binds, links: !@sandboxed)
           begin
             bound = mounts.setup
             home_files(lang, tmp) unless @sandboxed
@@ -115,12 +116,12 @@ module RubyLLM
           }.merge(lang.env)
         end
 
-        # A folder store with a cap: when the folder holds more than the
-        # cap after the run (every file counts, hidden ones too: see
+        # A folder store (+store+: the runner's, or a tree's mounted folder)
+        # with a cap: when the folder holds more than the cap after the run (every file counts, hidden ones too: see
         # NativeDir#total_size), what the run created is removed, largest
         # first, and then what it grew, until the rest fits; each is named
         # as unsaved.
-        def over_capacity(root, swept)
+        def over_capacity(root, swept, store = self.store)
           cap = store.respond_to?(:max_bytes) && store.max_bytes
           touched = cap && (swept.created.any? || swept.changed.any? || swept.hidden.any?)
           total = touched ? store.total_size : 0

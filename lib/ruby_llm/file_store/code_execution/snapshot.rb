@@ -10,6 +10,9 @@ module RubyLLM
       # without following links and with no path longer than one name, so a
       # tree of any depth is safe to meet.
       class Snapshot
+        # The members of a Sweep that are lists of paths.
+        PATHS = %i[created changed deleted links too_deep stripped unreadable].freeze
+
         # What a run left, after the sweep.
         #
         # - created / changed / deleted: paths of the store's files (visible
@@ -32,6 +35,33 @@ module RubyLLM
           end
 
           def hidden_bytes = hidden.sum(&:last)
+
+          # The same, each path under +prefix+ (a mount's name; '' none):
+          # what a mount's folder, swept on its own, is in the tree.
+          def within(prefix)
+            return self if prefix.empty?
+
+            at = ->(path) { "#{prefix}/#{path}" }
+            copy = dup
+            PATHS.each { |key| copy[key] = self[key].map(&at) }
+            copy.hidden = hidden.map { |path, size| [at.call(path), size] }
+            copy.removed = removed.map { |path, why| [at.call(path), why] }
+            copy.sizes = sizes.transform_keys(&at)
+            copy
+          end
+
+          # How much of a run's budget this takes: [entries, bytes].
+          def spent = [created.size + changed.size + hidden.size + links.size, sizes.values.sum + hidden_bytes]
+
+          # Several sweeps (of folders seen at different paths) as one.
+          def self.merge(sweeps)
+            sweeps.reduce(empty) do |all, one|
+              new(**all.to_h do |key, value|
+                other = one[key]
+                [key, key == :sizes ? value.merge(other) : value + other]
+              end)
+            end
+          end
         end
 
         def self.take(root)

@@ -46,9 +46,10 @@ module RubyLLM
         # store's versions the run starts from (path => Staging.version) of
         # every file the store has, each copied file's taken just before its
         # read: a write between the two makes the save keep the store's
-        # file, never lose it.
-        def copy_in(store, folder, files)
-          versions = store.list.to_h { |file| [file.path, version(file)] }
+        # file, never lose it. +versions+: the store's versions when the
+        # caller listed them (a tree's staged stores only), else all.
+        def copy_in(store, folder, files, versions: nil)
+          versions ||= store.list.to_h { |file| [file.path, version(file)] }
           made = {}
           files.each do |file|
             full = File.join(folder, file.path)

@@ -23,6 +23,38 @@ module RubyLLM
           read_file). Read a changed file again before editing it. No network.
         TEXT
 
+        FILES = 'Paths of files and folders the code reads, like ["data/sales.csv", "images"].'
+
+        # What the description of a run over a tree of stores adds: which
+        # mounts are read-only, which are copied in only when named, and
+        # which are there whole.
+        def self.tree_words(layout)
+          words = []
+          read_only = layout.read_only_names
+          unless read_only.empty?
+            words << "#{are(read_only)} read-only: a write there fails with 'Read-only file system'; write your " \
+                     'copies elsewhere.'
+          end
+          staged = layout.staged_names
+          if layout.in_place? && !staged.empty?
+            words << "The files under #{staged.join(', ')} are not in the folder until named: list those your " \
+                     'code reads in files to have them copied in; what it writes under them is saved when it ends.'
+          end
+          bound = layout.mounts.reject { |part| part.kind == :staged }.map(&:name)
+          words << "#{are(bound)} there whole, with no need to name them." if !layout.in_place? && !bound.empty?
+          words
+        end
+
+        def self.are(names) = "#{names.join(', ')} #{names.size == 1 ? 'is' : 'are'}"
+
+        # The files parameter's description over a tree whose default store
+        # works in place: only the staged mounts' files are named.
+        def self.tree_files(layout)
+          staged = layout.staged_names
+          "Paths of files and folders under #{staged.map { |name| "#{name}/" }.join(', ')} the code reads, like " \
+            "[\"#{staged.first}/notes.md\"]: they are copied in. Files elsewhere are in the folder already."
+        end
+
         # The tool over +runner+, as a RubyLLM::Tool when ruby_llm is loaded.
         def self.for(runner)
           tool_class.new(runner)
@@ -50,7 +82,12 @@ module RubyLLM
           end
 
           def name = TOOL_NAME
-          def description = runner.in_place? ? IN_PLACE : STAGED
+
+          def description
+            base = runner.in_place? ? IN_PLACE : STAGED
+            layout = runner.layout
+            layout ? [base, *Tool.tree_words(layout)].join(' ') : base
+          end
 
           def parameters
             properties = {
@@ -58,12 +95,18 @@ module RubyLLM
               code: { type: 'string', description: 'The whole program. It runs with the folder as its working ' \
                                                    'directory.' }
             }
-            unless runner.in_place?
-              properties[:files] = { type: 'array', items: { type: 'string' },
-                                     description: 'Paths of files and folders the code reads, like ' \
-                                                  '["data/sales.csv", "images"].' }
-            end
+            files = files_description
+            properties[:files] = { type: 'array', items: { type: 'string' }, description: files } if files
             { type: 'object', properties:, required: %w[language code], additionalProperties: false }
+          end
+
+          # What files takes, or nil when every file is in the folder.
+          def files_description
+            layout = runner.layout
+            return (runner.in_place? ? nil : FILES) unless layout
+            return FILES unless layout.in_place?
+
+            layout.staged? ? Tool.tree_files(layout) : nil
           end
 
           def parameters_schema = parameters
