@@ -144,7 +144,7 @@ RSpec.describe RubyLLM::FileStore::Mounts::Locks do
             Thread.current[:gate_armed] = false
             out.write('.')
             out.flush
-            inn.wait_readable(2)
+            inn.wait_readable(1)
           end
           block.call
         end
