@@ -155,6 +155,10 @@ module RubyLLM
       end
     end
 
+    # The folder's real path: every NativeDir on the folder, in every
+    # process, shares its flock, so they sort their locks alike.
+    def lock_key = "RubyLLM::NativeDir:#{local_root}"
+
     def inspect
       "#<#{self.class.name} #{local_root}>"
     end

@@ -41,7 +41,8 @@ RSpec.describe 'RubyLLM chats with mounted stores', :integration do
       end
 
       results = tool_contents(facts[:requests].last)
-      expect(results[0]).to eq("brief.md (text/markdown, 30 bytes)\nhandbook/policy.md (text/markdown, 28 bytes)\n")
+      expect(results[0]).to eq("brief.md (text/markdown, 30 bytes)\nhandbook/policy.md (text/markdown, 28 bytes)\n" \
+                               "[An empty folder: scratch/]\n")
       expect(results[1]).to eq("brief.md:1:Holidays are in the handbook.\nhandbook/policy.md:2:Holidays: 25 days.\n")
       expect(results[2]).to include('Holidays: 25 days.')
       expect(results[3]).to include('handbook/policy.md is read-only. Write your own copy elsewhere, such as ' \

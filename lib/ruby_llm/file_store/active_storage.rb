@@ -201,6 +201,12 @@ module RubyLLM
         end
       end
 
+      # The chat's row, which every store on the chat locks, in every
+      # process: its table and id.
+      def lock_key
+        "#{ActiveStorage.name}:#{@chat.class.table_name}:#{@chat.id}"
+      end
+
       def inspect
         owner = @owner && " owner: #{@owner.class.name}##{@owner.id}"
         "#<#{self.class.name} chat: #{@chat.class.name}##{@chat.id}#{owner}>"

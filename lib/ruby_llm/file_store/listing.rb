@@ -9,8 +9,10 @@ module RubyLLM
     #   control character such as a newline, a backslash), made by code or
     #   another process, escaped so that each stays on one line;
     # - +deep+: folders nested deeper than a store path reaches
-    #   (RubyLLM::FileStores::Native::MAX_PATH_DEPTH names).
-    Listing = Struct.new(:files, :unnamed, :deep, keyword_init: true) do
+    #   (RubyLLM::FileStores::Native::MAX_PATH_DEPTH names);
+    # - +empty+ (a tree of stores, Mounts): the folders in it where a store
+    #   with no files yet is mounted, which no file shows; nil elsewhere.
+    Listing = Struct.new(:files, :unnamed, :deep, :empty, keyword_init: true) do
       # One line for each kind of path left out, naming them; none when
       # nothing was left out.
       def notes
@@ -18,11 +20,20 @@ module RubyLLM
           note(unnamed, 'file or folder whose name no store path can hold (not UTF-8, or with a control ' \
                         'character or a backslash)', 'Rename it to reach it.'),
           note(deep, "folder deeper than a store path reaches (#{FileStores::Native::MAX_PATH_DEPTH} names)",
-               'Move its files higher up to reach them.')
+               'Move its files higher up to reach them.'),
+          empty_note
         ].compact
       end
 
       private
+
+      def empty_note
+        return nil if empty.nil? || empty.empty?
+
+        shown = empty.first(Listing::SHOWN_NAMES).map { |name| "#{name}/" }
+        more = empty.size > Listing::SHOWN_NAMES ? " and #{empty.size - Listing::SHOWN_NAMES} more" : ''
+        "[#{empty.size == 1 ? 'An empty folder' : 'Empty folders'}: #{shown.join(', ')}#{more}]"
+      end
 
       def note(paths, what, advice)
         return nil if paths.nil? || paths.empty?

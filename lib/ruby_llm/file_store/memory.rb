@@ -79,6 +79,11 @@ module RubyLLM
         @lock.synchronize(&block)
       end
 
+      # The lock's own name, shared by the owners' views, which share it.
+      def lock_key
+        "#{Memory.name}@#{@lock.object_id}"
+      end
+
       def list(folder = nil)
         folder = FileStore.folder(folder)
         files = with_lock { (@listings[@owner_key] ||= sorted_files.freeze).dup }

@@ -36,10 +36,12 @@ module RubyLLM
     #   with one set of caps, one deadline and one set of notes (Merge).
     # - The memory of reads (read before change) is the owning store's.
     # - with_lock takes the lock of every store that can change (a
-    #   read-only store has nothing to lock), the default store's first, then
-    #   the mounts' by name: two holders in one tree can never deadlock. A
-    #   write, delete or move takes only the locks of the stores it changes,
-    #   in the same order.
+    #   read-only store has nothing to lock), sorted by the stores' lock_key
+    #   (a NativeDir's real folder, an Active Storage chat's row), not by
+    #   mount name: two holders, in one tree or in two trees mounting the
+    #   same stores under other names, in one process or several, can never
+    #   deadlock. A write, delete or move takes only the locks of the stores
+    #   it changes, in the same order.
     # - move within a store is that store's move; between stores it copies,
     #   then deletes, under both locks (Moving).
     # - delete_folder never reaches into a mount: a folder above one loses
@@ -95,19 +97,11 @@ module RubyLLM
       end
 
       # Every store's files in +folder+, under their full paths, sorted by
-      # path, with what each left out (see RubyLLM::FileStore::Listing).
+      # path, with what each left out (see RubyLLM::FileStore::Listing), and
+      # the mounts inside +folder+ that have no file yet (+empty+), which no
+      # file would show.
       def listing(folder = nil)
-        folder = FileStore.folder(folder)
-        files = []
-        unnamed = []
-        deep = []
-        @table.sources_for(folder).each do |entry, inner|
-          part = FullPaths.naming(entry, inner) { entry.store.listing(inner) }
-          files.concat(visible_files(entry, part.files))
-          unnamed.concat(part.unnamed.map { |name| entry.full(name) })
-          deep.concat(part.deep.map { |name| entry.full(name) })
-        end
-        Listing.new(files: files.sort_by!(&:path), unnamed: unnamed.sort!, deep: deep.sort!)
+        Listings.new(@table).listing(FileStore.folder(folder))
       end
 
       def [](path)
@@ -125,7 +119,9 @@ module RubyLLM
 
       def delete(path)
         path = FileStore.path(path)
-        raise ArgumentError, "#{path} is a folder, not a file; use delete_folder" if @table.mount_folder?(path)
+        if @table.mount_folder?(path)
+          raise ArgumentError, "#{path} is a folder where a store is mounted, not a file: delete the files inside it"
+        end
 
         routed(path) { |entry, inner| FullPaths.file(entry, entry.store.delete(inner)) }
       end
@@ -157,12 +153,12 @@ module RubyLLM
       end
 
       # Runs the block holding the lock of every store in the tree that can
-      # change, in the tree's order (the default store's, then the mounts'
-      # by name). Reentrant as the stores' locks are.
+      # change, sorted by their lock_key (see Locks), the order every tree
+      # takes them in. Reentrant as the stores' locks are.
       def with_lock(&block)
         raise ArgumentError, 'with_lock needs a block' unless block
 
-        Locks.hold(@table.entries.reject { |entry| Locks.read_only?(entry.store) }.map(&:store), &block)
+        Locks.hold(@table.entries.map(&:store), &block)
       end
 
       # Searches every store with its own engine and merges the results
@@ -194,16 +190,7 @@ module RubyLLM
         return unless @table.mount_folder?(path)
 
         raise ArgumentError, "#{path} is a folder where a store is mounted, not a file: write a file inside it, or " \
-                             'choose another name'
-      end
-
-      def visible_files(entry, files)
-        files.filter_map do |file|
-          full = entry.full(file.path)
-          next nil unless @table.visible?(entry, full)
-
-          FullPaths.file(entry, file)
-        end
+                             'choose another name.'
       end
 
       # Deletes, under its store's lock, the files of +entry+'s store in
@@ -222,6 +209,7 @@ end
 
 require_relative 'mounts/full_paths'
 require_relative 'mounts/locks'
+require_relative 'mounts/listings'
 require_relative 'mounts/moving'
 require_relative 'mounts/store_output'
 require_relative 'mounts/globs'

@@ -90,7 +90,7 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       tree = described_class.new(chat, 'handbook' => :memory, 'docs/api' => :memory)
       expect { tree.write('handbook', 'x') }
         .to raise_error(ArgumentError, 'handbook is a folder where a store is mounted, not a file: write a file ' \
-                                       'inside it, or choose another name')
+                                       'inside it, or choose another name.')
       expect { tree.write('docs', 'x') }.to raise_error(ArgumentError, /docs is a folder where a store is mounted/)
       expect(chat.list).to eq([])
       expect(tree['handbook']).to be_nil
@@ -302,9 +302,12 @@ RSpec.describe RubyLLM::FileStore::Mounts do
     let(:c) { spy('c', log) }
     let(:tree) { described_class.new(a, 'c' => c, 'b' => b) }
 
-    it 'with_lock takes every store that can change, the default first, then the mounts by name' do
+    # The order every tree takes these stores' locks in, whatever their mount names.
+    def by_key(*stores) = stores.sort_by(&:lock_key).map { |store| [:lock, store.name] }
+
+    it 'with_lock takes every store that can change, sorted by lock_key' do
       tree.with_lock { log << :inside }
-      expect(log).to eq([[:lock, 'default'], [:lock, 'b'], [:lock, 'c'], :inside])
+      expect(log).to eq([*by_key(a, b, c), :inside])
     end
 
     it 'leaves read-only stores out of with_lock: they have nothing to lock' do
@@ -318,15 +321,15 @@ RSpec.describe RubyLLM::FileStore::Mounts do
       expect(log).to eq([[:lock, 'c']])
     end
 
-    it 'a move between stores takes both locks in the tree order, whichever way it goes' do
+    it 'a move between stores takes both locks in lock_key order, whichever way it goes' do
       tree.write('c/x.md', 'x')
       tree.write('b/y.md', 'y')
       log.clear
       tree.move('c/x.md', 'b/x.md')
       first = log.take_while { |entry| entry.first == :lock }
       tree.move('b/y.md', 'c/y.md')
-      expect(first).to eq([[:lock, 'b'], [:lock, 'c']])
-      expect(log.drop(first.size).take(2)).to eq([[:lock, 'b'], [:lock, 'c']])
+      expect(first).to eq(by_key(b, c))
+      expect(log.drop(first.size).take(2)).to eq(by_key(b, c))
     end
 
     it 'two moves in opposite directions between the same stores finish (no deadlock)' do

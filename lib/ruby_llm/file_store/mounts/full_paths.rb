@@ -32,6 +32,16 @@ module RubyLLM
                          digest: file.digest, updated_at: file.updated_at)
         end
 
+        # Whether +full+ (a mount's path with the mount's name in front) is a
+        # store path the model can give back: a path deep or long enough in
+        # its own store can be too deep or too long once the name is added.
+        def reachable?(full)
+          FileStore.path(full)
+          true
+        rescue ArgumentError
+          false
+        end
+
         # +file+ (a StoredFile with a full path) as +entry+'s store has it.
         def inner_file(entry, file)
           return file if entry.default?

@@ -86,11 +86,24 @@ module RubyLLM
         end
 
         # The blocks of +output+ the tree shows (not those of files a longer
-        # mount hides).
+        # mount hides, nor of those whose full path is too deep to name).
         def visible_blocks(entry, output)
           return [] unless output
 
-          output.blocks.select { |block| @table.visible?(entry, block.path) }
+          blocks = output.blocks.select do |block|
+            @table.visible?(entry, block.path) && (entry.default? || FullPaths.reachable?(block.path))
+          end
+          entry.default? ? blocks : matching_glob(blocks)
+        end
+
+        # The blocks whose full paths the search's glob matches: a mount may
+        # have been searched with a wider glob (see Globs.strip).
+        def matching_glob(blocks)
+          glob = @request[:glob]
+          return blocks if glob.nil? || !glob.include?('/') || blocks.empty?
+
+          keep = FileStores::Native.glob_filter(glob, @request[:folder], blocks.map(&:path)).to_set
+          blocks.select { |block| keep.include?(block.path) }
         end
 
         # The path the merged output must stop at, and why: the earliest

@@ -6,10 +6,11 @@ module RubyLLM
       # A move in a tree of stores. Within one store it is that store's own
       # move (a rename on disk, an update of rows, a change under a lock).
       # Between two stores it copies each file, then deletes the originals,
-      # holding both stores' locks in the tree's order (the default store's,
-      # then the mounts' by name), so two moves in opposite directions wait
-      # for each other instead of deadlocking; a copy that fails takes the
-      # copies made back, so the source stays as it was. The read digests
+      # holding both stores' locks in their global order (see Locks), so two
+      # moves in opposite directions, in one tree or two, wait for each other
+      # instead of deadlocking; a copy that fails, or a delete of the
+      # originals, takes the copies made back (writing back the originals
+      # already deleted), so the source stays as it was. The read digests
       # move with the files.
       #
       # A mount point, and a folder holding one, cannot be moved (the mount
@@ -52,26 +53,33 @@ module RubyLLM
           raise RubyLLM::FileStore::ReadOnlyError, full_source if Locks.read_only?(from.store)
           raise RubyLLM::FileStore::ReadOnlyError, to.full(target) if Locks.read_only?(to.store)
 
-          Locks.hold(ordered(from, to)) do
+          Locks.hold([from.store, to.store]) do
             file = from.store[source]
             sources = file ? [file] : visible(from, source)
             check_places(sources, full_source, to, target)
-            moved = copy_all(from, sources, source, to, target)
-            delete_sources(from, sources, to, moved)
-            move_reads(from, sources, to, moved)
-            moved = moved.map { |copy| FullPaths.file(to, copy) }
+            moved = copy_then_delete(from, sources, source, to, target)
             file ? moved.first : moved.sort_by(&:path)
           end
+        end
+
+        # The copies of +sources+ in +to+, at their full paths, once the
+        # originals are deleted and the reads moved.
+        def copy_then_delete(from, sources, source, to, target)
+          # Taken first: a store may keep them with the file (Active
+          # Storage's rows), which the delete takes away.
+          digests = sources.map { |file| from.store.read_digest(file.path) }
+          moved = copy_all(from, sources, source, to, target)
+          delete_sources(from, sources, to, moved)
+          move_reads(from, sources, digests, to, moved)
+          moved.map { |copy| FullPaths.file(to, copy) }
         end
 
         def check_places(sources, full_source, to, target)
           raise RubyLLM::FileNotFoundError, "#{full_source} does not exist" if sources.empty?
           raise RubyLLM::FileExistsError, to.full(target) if to.store[target] || !to.store.list(target).empty?
-        end
 
-        # The two stores in the tree's order.
-        def ordered(*entries)
-          @table.entries.select { |entry| entries.any? { |wanted| wanted.equal?(entry) } }.map(&:store)
+          # A store with only the five methods may not refuse a write through a file.
+          FullPaths.naming(to, target) { FileStores::Native::CopyMove.check_way(to.store, target) }
         end
 
         def visible(entry, folder)
@@ -103,14 +111,12 @@ module RubyLLM
           content.close! if content.is_a?(Tempfile)
         end
 
-        # Deletes the originals; when one cannot be deleted, the copies of
-        # those still there are taken back, so no file is left twice.
+        # Deletes the originals; when one cannot be deleted, those already
+        # deleted are written back from their copies and the copies taken
+        # back, so the source is as it was (see CopyMove::Originals.delete).
         def delete_sources(from, sources, to, copies)
-          sources.each_with_index do |file, index|
+          FileStores::Native::CopyMove::Originals.delete(from.store, sources, to.store, copies) do |file|
             FullPaths.naming(from, file.path) { from.store.delete(file.path) }
-          rescue StandardError
-            remove(to, copies.drop(index))
-            raise
           end
         end
 
@@ -122,9 +128,8 @@ module RubyLLM
           end
         end
 
-        def move_reads(from, sources, to, copies)
-          sources.zip(copies).each do |file, copy|
-            digest = from.store.read_digest(file.path)
+        def move_reads(from, sources, digests, to, copies)
+          sources.zip(digests, copies).each do |file, digest, copy|
             from.store.record_read(file.path, nil)
             to.store.record_read(copy.path, digest) if digest
           end

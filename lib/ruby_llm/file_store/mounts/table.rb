@@ -8,8 +8,7 @@ module RubyLLM
       # The mount names of a RubyLLM::FileStore::Mounts and their stores:
       # which store a path goes to (the longest mount name wins), which
       # paths a store's own files are hidden at (under a longer mount, or
-      # where a mount point is), and the order the stores' locks are taken in
-      # (the default first, then the mounts by name).
+      # where a mount point is).
       class Table
         # One store of the tree: +name+ is the mount name ('' for the default
         # store), +prefix+ what its paths get in front ('' or "name/").
@@ -37,10 +36,8 @@ module RubyLLM
 
           @default = Entry.new(name: '', prefix: '', store: Table.store_for(default, 'the default store')).freeze
           @mounts = mounts.map { |name, store| mount(name, store) }.sort_by!(&:name).freeze
-          duplicate = @mounts.map(&:name).tally.find { |_, count| count > 1 }
-          raise ArgumentError, "mount #{duplicate.first} is given twice" if duplicate
-
           @entries = [@default, *@mounts].freeze
+          refuse_twice
           @longest_first = @mounts.sort_by { |entry| -entry.name.size }.freeze
           freeze
         end
@@ -115,6 +112,29 @@ module RubyLLM
         end
 
         private
+
+        # Refuses a mount name given twice, and two NativeDir objects on one
+        # folder, both writable: each takes the folder's flock, so the tree's
+        # with_lock would wait for itself forever (one store object must
+        # stand for the folder).
+        def refuse_twice
+          duplicate = @mounts.map(&:name).tally.find { |_, count| count > 1 }
+          raise ArgumentError, "mount #{duplicate.first} is given twice" if duplicate
+
+          same = writable_dirs.group_by { |entry| entry.store.local_root }.values.find { |entries| entries.size > 1 }
+          return unless same
+
+          names = same.map { |entry| entry.default? ? 'the default store' : "mount #{entry.name}" }
+          raise ArgumentError, "#{names.join(' and ')} are two stores on one folder " \
+                               "(#{same.first.store.local_root}), whose locks would wait for each other: open the " \
+                               'folder once and give that store'
+        end
+
+        # The entries of writable NativeDir stores, one for each store object.
+        def writable_dirs
+          @entries.select { |entry| entry.store.is_a?(NativeDir) && !entry.store.read_only? }
+                  .uniq { |entry| entry.store.object_id }
+        end
 
         def mount(name, store)
           name = Table.check_name(name)

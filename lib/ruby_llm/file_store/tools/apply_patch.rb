@@ -129,7 +129,7 @@ module RubyLLM
         # read it at this version, with read_file's words (+what+ names the
         # patch's line for a folder).
         def existing(path, what)
-          if store[path].nil? && store.list(path).any?
+          if store[path].nil? && (store.list(path).any? || mount_folder?(path))
             raise Refusal, "*** #{what}: #{path} is a folder; the patch changes files. Nothing was changed."
           end
 

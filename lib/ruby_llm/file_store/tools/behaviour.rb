@@ -90,9 +90,10 @@ module RubyLLM
 
         # Refuses to change +path+ unless the model read it at its current
         # version. A new file needs no read. A read-only store refuses first,
-        # so the model does not read a file it cannot change anyway.
+        # so the model does not read a file it cannot change anyway: in a
+        # tree of stores (Mounts), the store that holds +path+.
         def check_read_before_change(path)
-          raise FileStore::ReadOnlyError, path if store.read_only?
+          raise FileStore::ReadOnlyError, path if read_only_at?(path)
 
           file = store[path]
           return nil unless file
@@ -102,6 +103,21 @@ module RubyLLM
           raise Refusal, "#{path} changed since you read it. Read it again." unless read == current_digest(file)
 
           file
+        end
+
+        # Whether the store that holds +path+ refuses every change.
+        def read_only_at?(path)
+          holder = store
+          holder, path = holder.store_for(path) while holder.is_a?(FileStore::Mounts)
+          holder.read_only?
+        end
+
+        # Whether +path+ is, in a tree of stores, the folder of a mount or one
+        # on the way to one: a folder even while the mount has no files.
+        def mount_folder?(path)
+          return false unless store.is_a?(FileStore::Mounts)
+
+          store.mounts.each_key.any? { |name| name == path || name.start_with?("#{path}/") }
         end
 
         def lines_in(bytes)

@@ -40,7 +40,7 @@ module RubyLLM
             CopyMove.check_way(self, new_path)
 
             moved = copy_all(sources, path, new_path)
-            sources.each { |source| delete(source.path) }
+            CopyMove::Originals.delete(self, sources, self, moved)
             CopyMove.move_reads(self, sources.map(&:path), moved.map(&:path))
             file ? moved.first : moved.sort_by(&:path)
           end

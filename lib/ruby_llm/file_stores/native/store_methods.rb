@@ -79,6 +79,15 @@ module RubyLLM
           file_store_state.fetch(:monitor).synchronize(&block)
         end
 
+        # A String naming the lock with_lock takes, the same for every store
+        # object that takes that lock: a tree of stores (Mounts) takes
+        # several locks sorted by it, so every tree, in every process, takes
+        # them in one order. This default names this object's own lock; a
+        # store whose lock other objects or processes share overrides it.
+        def lock_key
+          "#{self.class.name}@#{object_id}"
+        end
+
         # Searches the files for +pattern+, a regular expression (see
         # RubyLLM::FileStore::Search.run for the options and the result).
         # This default searches the texts the store gives; a store that can
