@@ -2,6 +2,7 @@
 
 require 'fileutils'
 require_relative 'view'
+require_relative 'swept'
 
 module RubyLLM
   class FileStore
