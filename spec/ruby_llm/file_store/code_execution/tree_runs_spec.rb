@@ -1,0 +1,93 @@
+# frozen_string_literal: true
+
+require 'timeout'
+require_relative 'code_execution_helper'
+
+# run_code over a tree of stores where the default store's folder has its
+# own file or folder at a mount's path (hidden by the mount in the tree's
+# listing), or where two stores of the tree are one folder.
+RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree with hidden or shared folders' do
+  include_context 'with code execution'
+
+  let(:chat_dir) { File.join(@tmp, 'chat') }
+  let(:chat) { RubyLLM::NativeDir.new(chat_dir) }
+
+  def shell(tree, code, **options)
+    runner_for(tree, python: false, ruby: false, shell: true, **options).run(language: 'shell', code:)
+  end
+
+  def folder(name, files)
+    dir = File.join(@tmp, name)
+    files.each do |path, text|
+      FileUtils.mkdir_p(File.dirname(File.join(dir, path)))
+      File.write(File.join(dir, path), text)
+    end
+    FileUtils.mkdir_p(dir)
+    dir
+  end
+
+  context 'when the default folder has its own folder at a mount path' do
+    before { folder('chat', 'notes/hidden.md' => "the default's\n") }
+
+    it 'binds a writable mount over it: the code reads and writes the mount, the tree keeps what it wrote' do
+      notes = RubyLLM::NativeDir.new(folder('notes', 'a.md' => "a\n"))
+      tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => notes)
+      result = shell(tree, 'ls notes; echo new > notes/a.md')
+      expect(result.stdout).to eq("a.md\n")
+      expect(result.changed).to eq(['notes/a.md'])
+      expect([result.deleted, result.unsaved_files]).to eq([[], []])
+      expect(tree.read('notes/a.md')).to eq("new\n")
+      expect(File.read(File.join(chat_dir, 'notes/hidden.md'))).to eq("the default's\n")
+    end
+
+    it 'binds a read-only mount over it: the code cannot write there' do
+      handbook = RubyLLM::NativeDir.new(folder('handbook', 'policy.md' => "25 days\n"), read_only: true)
+      FileUtils.mv(File.join(chat_dir, 'notes'), File.join(chat_dir, 'handbook'))
+      tree = RubyLLM::FileStore::Mounts.new(chat, 'handbook' => handbook)
+      result = shell(tree, 'cat handbook/policy.md; echo mine > handbook/new.md')
+      expect(result.stdout).to eq("25 days\n")
+      expect(result.created).to eq([])
+      expect(result.unsaved_files).to eq(['handbook/new.md'])
+      expect(Dir.children(File.join(chat_dir, 'handbook'))).to eq(['hidden.md'])
+    end
+
+    it 'binds a staged mount over it: what the code wrote there is saved to the mount' do
+      memory = RubyLLM::FileStore::Memory.new
+      memory.write('a.md', "a\n")
+      tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => memory)
+      result = runner_for(tree, python: false, ruby: false, shell: true)
+               .run(language: 'shell', code: 'ls notes; echo new > notes/a.md', files: ['notes'])
+      expect(result.stdout).to eq("a.md\n")
+      expect(result.changed).to eq(['notes/a.md'])
+      expect(memory.read('a.md')).to eq("new\n")
+    end
+
+    it 'without a sandbox, names what the code wrote in the hidden folder as not kept, never as saved' do
+      notes = RubyLLM::NativeDir.new(folder('notes', 'a.md' => "a\n"))
+      tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => notes)
+      result = shell(tree, 'echo new > notes/a.md', sandbox: false)
+      expect([result.created, result.changed]).to eq([[], []])
+      expect(result.unsaved_files).to eq(['notes/a.md'])
+      expect(result.notes).to include(a_string_starting_with("notes/a.md: written where a mount's path hides"))
+      expect(tree.read('notes/a.md')).to eq("a\n")
+    end
+  end
+
+  it 'names a file of the default folder at a mount path, which the code changed, as not kept' do
+    File.write(File.join(folder('chat', {}), 'handbook'), "the default's\n")
+    handbook = RubyLLM::NativeDir.new(folder('handbook', 'policy.md' => "25 days\n"), read_only: true)
+    tree = RubyLLM::FileStore::Mounts.new(chat, 'handbook' => handbook)
+    result = shell(tree, 'echo mine > handbook')
+    expect(result.changed).to eq([])
+    expect(result.unsaved_files).to eq(['handbook'])
+  end
+
+  it 'holds the lock of a folder mounted twice (two stores of one folder) once, not waiting for itself' do
+    tree = RubyLLM::FileStore::Mounts.new(chat, 'a' => RubyLLM::NativeDir.new(folder('shared', {})),
+                                                'b' => RubyLLM::NativeDir.new(File.join(@tmp, 'shared')),
+                                                'self' => RubyLLM::NativeDir.new(chat_dir))
+    result = Timeout.timeout(15) { shell(tree, 'echo x > a/x; cat b/x') }
+    expect(result.stdout).to eq("x\n")
+    expect(result.created).to eq(%w[a/x b/x])
+  end
+end
