@@ -3,6 +3,7 @@
 require 'fileutils'
 require_relative 'view'
 require_relative 'hidden_writes'
+require_relative 'long_paths'
 
 module RubyLLM
   class FileStore
@@ -84,7 +85,7 @@ module RubyLLM
         end
 
         def sweep_view(view, active, own, entries, bytes)
-          [view.before.sweep(skip: view.skip(active, own), entries:, bytes:), nil]
+          [LongPaths.trim(view, view.before.sweep(skip: view.skip(active, own), entries:, bytes:)), nil]
         rescue StandardError => e
           [Snapshot::Sweep.empty, "The files the run left in #{view.prefix.empty? ? 'the folder' : view.prefix} " \
                                   "could not be checked (#{e.message}), so none are listed here: find them with " \

@@ -90,4 +90,29 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree with hidden or sh
     expect(result.stdout).to eq("x\n")
     expect(result.created).to eq(%w[a/x b/x])
   end
+
+  context 'when code nests files in a writable mount past what a full store path may be' do
+    let(:mount_dir) { folder('deep', {}) }
+    let(:tree) { RubyLLM::FileStore::Mounts.new(chat, 'a/b/c' => RubyLLM::NativeDir.new(mount_dir)) }
+    # 62 folders below the mount: a path of the mount's own store, 3 names too deep for the tree.
+    let(:deep) { Array.new(62, 'd').join('/') }
+
+    before do
+      FileUtils.mkdir_p(File.join(mount_dir, deep))
+      File.write(File.join(mount_dir, deep, 'old.txt'), "old\n")
+      File.write(File.join(mount_dir, deep, 'gone.txt'), "gone\n")
+    end
+
+    it 'removes what it created there, leaves what it changed, and gives a result the tree can use' do
+      heard = []
+      runner = runner_for(tree, python: false, ruby: false, shell: true).after_file_write { |file| heard << file.path }
+      result = runner.run(language: 'shell', code: "cd a/b/c/#{deep} && echo new > new.txt && echo mine > old.txt " \
+                                                   '&& rm gone.txt && echo ok')
+      expect(result.stdout).to eq("ok\n")
+      expect([result.created, result.changed, result.deleted, heard]).to eq([[], [], [], []])
+      expect(result.notes).to include(a_string_starting_with('Removed, with paths past what a file path may be'),
+                                      a_string_starting_with('Changed, but left out'))
+      expect(Dir.children(File.join(mount_dir, deep))).to eq(['old.txt'])
+    end
+  end
 end
