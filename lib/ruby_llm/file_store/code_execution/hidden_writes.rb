@@ -14,10 +14,15 @@ module RubyLLM
 
         # The full paths of +placed+ (Swept of each folder) written in
         # place that +layout+ gives to another store than the folder's.
-        def paths(placed, layout)
+        def paths(placed, layout) = hidden(placed, layout) { |sweep| sweep.created + sweep.changed }
+
+        # What the code deleted at such paths: the folder's own hidden
+        # files, not the tree's, which keeps the mount's.
+        def deleted(placed, layout) = hidden(placed, layout, &:deleted)
+
+        def hidden(placed, layout)
           placed.select(&:in_place?).flat_map do |one|
-            sweep = one.full_sweep
-            (sweep.created + sweep.changed).reject { |path| layout.part_for(path).equal?(one.view.part) }
+            yield(one.full_sweep).reject { |path| layout.part_for(path).equal?(one.view.part) }
           end
         end
 

@@ -107,7 +107,9 @@ module RubyLLM
           saved, unsaved, error, conflicts = save_staged(placed, run)
           refused = read_only_writes(outcome, run.layout)
           hidden = HiddenWrites.paths(placed, run.layout)
-          result(lang, outcome, mounts, **tree_paths(placed, saved, unsaved + refused, hidden),
+          paths = tree_paths(placed, saved, unsaved + refused, hidden)
+          paths[:deleted] -= HiddenWrites.deleted(placed, run.layout)
+          result(lang, outcome, mounts, **paths,
                  error: error || refused_error(refused),
                  trouble: tree_trouble(placed, conflicts, refused, run.layout) + HiddenWrites.notes(hidden))
         end

@@ -62,11 +62,11 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree with hidden or sh
       expect(memory.read('a.md')).to eq("new\n")
     end
 
-    it 'without a sandbox, names what the code wrote in the hidden folder as not kept, never as saved' do
+    it 'without a sandbox, names what the code wrote in the hidden folder as not kept, never saved or deleted' do
       notes = RubyLLM::NativeDir.new(folder('notes', 'a.md' => "a\n"))
       tree = RubyLLM::FileStore::Mounts.new(chat, 'notes' => notes)
-      result = shell(tree, 'echo new > notes/a.md', sandbox: false)
-      expect([result.created, result.changed]).to eq([[], []])
+      result = shell(tree, 'echo new > notes/a.md && rm notes/hidden.md', sandbox: false)
+      expect([result.created, result.changed, result.deleted]).to eq([[], [], []])
       expect(result.unsaved_files).to eq(['notes/a.md'])
       expect(result.notes).to include(a_string_starting_with("notes/a.md: written where a mount's path hides"))
       expect(tree.read('notes/a.md')).to eq("a\n")
