@@ -45,4 +45,17 @@ RSpec.describe 'Guarantee: run_code leaves no privileges behind', :native do
     shell(shell_runner(store), 'echo hi > other.txt')
     expect(File.stat(File.join(root, 'kept.txt')).mode & 0o777).to eq(0o666)
   end
+
+  # The store's own folder is the run's work folder, and a tree's writable
+  # folder mount is bound at its path: the code may chmod either.
+  it 'takes from the store folder, and from a writable folder mount of a tree, the bits the run gave them' do
+    notes_dir = File.join(@tmp, 'notes')
+    FileUtils.mkdir_p([root, notes_dir])
+    File.chmod(0o2750, notes_dir) # its owner's setgid stays
+    shell(shell_runner(RubyLLM::NativeDir.new(root)), 'chmod 6777 .')
+    expect(File.stat(root).mode & 0o7777).to eq(0o775)
+    tree = RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(root), 'notes' => RubyLLM::NativeDir.new(notes_dir))
+    shell(shell_runner(tree), 'chmod 2777 . && chmod 6777 notes')
+    expect([File.stat(root).mode & 0o7777, File.stat(notes_dir).mode & 0o7777]).to eq([0o775, 0o2775])
+  end
 end

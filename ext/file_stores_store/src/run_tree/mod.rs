@@ -78,6 +78,10 @@ impl Print {
 #[derive(Debug, Default)]
 pub struct Snapshot {
     entries: HashMap<Vec<u8>, Print>,
+    /// The root folder itself (device, inode, mode) before the run: the
+    /// sweep gives back its mode only if it is still that folder, and
+    /// takes only the privilege bits the run added.
+    root: Option<(u64, u64, u32)>,
     /// Folders at the depth limit, whose contents were not walked.
     pub too_deep: Vec<String>,
 }
@@ -150,8 +154,12 @@ impl Snapshot {
     /// cannot be opened is not walked.
     pub fn take(root: &Path, cancel: &Cancel) -> Result<Snapshot> {
         let mut snapshot = Snapshot::default();
-        give_back_root(root);
+        give_back_root(root, None);
         let root_fd = open_root(root)?;
+        snapshot.root = rustix::fs::fstat(&root_fd).ok().map(|st| {
+            let (dev, ino) = root_id(&st);
+            (dev, ino, mode_of(&st) & 0o7777)
+        });
         walk(&root_fd, &HashSet::new(), cancel, |step| {
             match step {
                 Step::Entry {
@@ -196,8 +204,9 @@ pub fn sweep(
     cancel: &Cancel,
 ) -> Result<Sweep> {
     // The run sees the store's folder as its work folder and may take its
-    // permissions too: they are given back first, or nothing can be walked.
-    give_back_root(root);
+    // permissions too: they are given back first, or nothing can be walked;
+    // and it may make it setgid or world-writable, which is taken away.
+    give_back_root(root, before.root);
     let root_fd = open_root(root)?;
     let skip: HashSet<Vec<u8>> = skip.iter().map(|s| s.as_bytes().to_vec()).collect();
     let mut out = Sweep::default();
@@ -574,15 +583,66 @@ fn denied(errno: Option<i32>) -> bool {
     errno == Some(Errno::ACCESS.raw_os_error()) || errno == Some(Errno::PERM.raw_os_error())
 }
 
-/// Gives the root folder of a sweep back to its owner (`u+rwx`) if code
-/// took it; a root this process does not own is left as it is.
-fn give_back_root(root: &Path) {
-    let Ok(st) = rustix::fs::stat(root) else {
+/// Gives the owner of the root folder `u+rwx` back and, after a run
+/// (`before`: the root as the snapshot saw it), takes the setuid, setgid and
+/// world-write bits the run added, leaving those its owner had set. Never
+/// through a link: code may have swapped a store's folder nested in the
+/// run's for one, so the folder is opened without following it and, after a
+/// run, changed only while it is the folder the snapshot saw.
+fn give_back_root(root: &Path, before: Option<(u64, u64, u32)>) {
+    let Ok(fd) = open_root_path(root) else {
         return;
     };
-    if kind_of(&st) == Kind::Folder && mode_of(&st) & FOLDER_OWNER_BITS != FOLDER_OWNER_BITS {
-        let _ = rustix::fs::chmod(root, raw_mode((mode_of(&st) & 0o7777) | FOLDER_OWNER_BITS));
+    let Ok(st) = rustix::fs::fstat(&fd) else {
+        return;
+    };
+    let now = mode_of(&st) & 0o7777;
+    let added = match before {
+        None => 0,
+        Some((dev, ino, mode)) => {
+            if root_id(&st) != (dev, ino) {
+                return;
+            }
+            PRIVILEGE_BITS & !mode
+        }
+    };
+    let mode = (now & !added) | FOLDER_OWNER_BITS;
+    if kind_of(&st) == Kind::Folder && mode != now {
+        let _ = chmod_fd(&fd, root, mode);
     }
+}
+
+#[allow(clippy::unnecessary_cast)] // dev_t and ino_t are narrower on some systems
+fn root_id(st: &Stat) -> (u64, u64) {
+    (st.st_dev as u64, st.st_ino as u64)
+}
+
+/// The root folder, never through a link, open as a path only (a folder of
+/// mode 000 opens too).
+#[cfg(target_os = "linux")]
+fn open_root_path(root: &Path) -> rustix::io::Result<OwnedFd> {
+    use rustix::fs::OFlags;
+    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    rustix::fs::open(root, flags, Mode::empty())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_root_path(root: &Path) -> rustix::io::Result<OwnedFd> {
+    rustix::fs::open(root, DIR_FLAGS, Mode::empty())
+}
+
+/// Sets the mode of the folder `fd` (an O_PATH descriptor) names.
+#[cfg(target_os = "linux")]
+fn chmod_fd(fd: &OwnedFd, _root: &Path, mode: u32) -> rustix::io::Result<()> {
+    let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(fd));
+    rustix::fs::chmod(proc_path.as_str(), raw_mode(mode))
+}
+
+/// Elsewhere no `/proc` names the descriptor: the root, checked not a link
+/// just before.
+#[cfg(not(target_os = "linux"))]
+fn chmod_fd(_fd: &OwnedFd, root: &Path, mode: u32) -> rustix::io::Result<()> {
+    rustix::fs::chmod(root, raw_mode(mode))
 }
 
 /// Unlinks `name` in `dir` unless it is a folder; true when it is gone.

@@ -287,3 +287,47 @@ fn what_was_locked_before_the_run_is_given_back_by_the_snapshot_and_not_taken_fo
     assert!(swept.left.is_empty(), "{:?}", swept.left);
     assert_eq!(fs::read_dir(tmp.path().join("old")).unwrap().count(), 5);
 }
+
+fn mode_at(path: &Path) -> u32 {
+    fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[test]
+fn the_sweep_takes_the_privilege_bits_a_run_gave_the_root_and_leaves_the_owners() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cancel = Cancel::new();
+    let root = tmp.path().join("store");
+    fs::create_dir(&root).unwrap();
+    fs::set_permissions(&root, fs::Permissions::from_mode(0o2750)).unwrap();
+    let before = Snapshot::take(&root, &cancel).unwrap();
+    fs::set_permissions(&root, fs::Permissions::from_mode(0o6077)).unwrap();
+    sweep(&root, &before, &[], ROOMY, &cancel).unwrap();
+    assert_eq!(
+        mode_at(&root),
+        0o2775,
+        "the run's world-write and setuid taken, the owner's setgid kept"
+    );
+}
+
+#[test]
+fn the_root_swapped_for_a_link_changes_nothing_through_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cancel = Cancel::new();
+    let root = tmp.path().join("store");
+    let outside = tmp.path().join("outside");
+    fs::create_dir(&root).unwrap();
+    fs::create_dir(&outside).unwrap();
+    let before = Snapshot::take(&root, &cancel).unwrap();
+    // Not its owner's to use: a sweep through the link would give it back.
+    fs::set_permissions(&outside, fs::Permissions::from_mode(0o1557)).unwrap();
+    fs::rename(&root, tmp.path().join("moved")).unwrap();
+    symlink(&outside, &root).unwrap();
+    assert!(sweep(&root, &before, &[], ROOMY, &cancel).is_err());
+    assert_eq!(mode_at(&outside), 0o1557);
+    // Another folder put in its place is not the one the snapshot saw.
+    fs::remove_file(&root).unwrap();
+    fs::create_dir(&root).unwrap();
+    fs::set_permissions(&root, fs::Permissions::from_mode(0o777)).unwrap();
+    let _ = sweep(&root, &before, &[], ROOMY, &cancel);
+    assert_eq!(mode_at(&root), 0o777);
+}

@@ -91,9 +91,12 @@ module RubyLLM
         end
 
         # The stores whose folders the code changes in place, in the tree's
-        # order, for their locks to be held through the run.
+        # order, for their locks to be held through the run: one per folder
+        # (two stores of one folder share its lock, a flock another open of
+        # it would wait for, for ever).
         def locked_stores
-          [(@default.store if @default.kind == :folder), *of_kind(:folder).map(&:store)].compact
+          stores = [(@default.store if @default.kind == :folder), *of_kind(:folder).map(&:store)].compact
+          stores.uniq { |store| folder_of(store) }
         end
 
         # What the mounts bound at their paths are: [mount name, folder on
@@ -118,6 +121,12 @@ module RubyLLM
         def staged_names = of_kind(:staged).map(&:name)
 
         private
+
+        def folder_of(store)
+          File.realpath(store.local_root)
+        rescue SystemCallError
+          store.local_root
+        end
 
         def inside_staged?(part)
           of_kind(:staged).any? { |other| part.name.start_with?("#{other.name}/") }

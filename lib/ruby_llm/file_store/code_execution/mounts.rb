@@ -9,19 +9,23 @@ module RubyLLM
       # any folders made for them) are made before the run and taken away
       # after, only when they are still empty. Where the folder has its own
       # file or folder at a mount's path, the run sees that instead and the
-      # mount is named as shadowed.
+      # mount is named as shadowed; but a mount that +hides+ the folder's
+      # own (a tree's mount, which hides it in the tree's listing too) is
+      # bound over a folder there, so the code sees and writes the mount's
+      # files, never the hidden ones no tool reaches.
       class Mounts
-        Mount = Struct.new(:inside, :source, :writable, keyword_init: true)
+        Mount = Struct.new(:inside, :source, :writable, :hides, keyword_init: true)
 
         # +mounts+ (path in the folder => host path) checked once;
-        # +writable+: bound read-write.
-        def self.check(mounts, writable: false)
+        # +writable+: bound read-write; +hides+: bound over a folder of the
+        # folder's own at its path.
+        def self.check(mounts, writable: false, hides: false)
           mounts.map do |inside, source|
             inside = FileStore.path(inside.to_s)
             source = source.to_s
             raise ArgumentError, "mounts: #{source} does not exist" unless File.exist?(source)
 
-            Mount.new(inside:, source: File.realpath(source), writable:)
+            Mount.new(inside:, source: File.realpath(source), writable:, hides:)
           end
         end
 
@@ -41,7 +45,9 @@ module RubyLLM
         # bind.
         def setup
           @mounts.each do |mount|
-            if taken?(mount.inside)
+            if bind_over?(mount)
+              @active << [mount.source, mount.inside, mount.writable == true]
+            elsif taken?(mount.inside)
               @shadowed << mount.inside
             else
               make(mount)
@@ -67,6 +73,19 @@ module RubyLLM
         end
 
         private
+
+        # Whether +mount+ hides a folder the folder has at its path (each
+        # step a folder, never a link), which a bind covers as it is. A
+        # link or a file there stays shadowed: a bind would follow the link
+        # or need a folder.
+        def bind_over?(mount)
+          return false unless mount.hides && !@links
+
+          parts = mount.inside.split('/')
+          parts.each_index.all? { |i| File.lstat(File.join(@folder, *parts[0..i])).directory? }
+        rescue SystemCallError
+          false
+        end
 
         # Whether the folder has something at +inside+ or at a parent of it
         # that is not a folder.

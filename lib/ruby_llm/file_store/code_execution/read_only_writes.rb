@@ -17,19 +17,23 @@ module RubyLLM
       # mounts are read-only.
       module ReadOnlyWrites
         MESSAGE = 'Read-only file system'
+        # The most paths named: the output is the code's, which may repeat
+        # the message with a new path on each of a million lines.
+        LIMIT = 50
         QUOTED = /'([^']+)'|"([^"]+)"/
         SEPARATORS = /[\s'"():,]+/
 
         module_function
 
         # The store paths under +names+ (mount names bound read-only) that
-        # +texts+ (stdout, stderr) say a write was refused for; +workdir+:
-        # where the code sees the run's folder.
+        # +texts+ (stdout, stderr) say a write was refused for, the first
+        # LIMIT of them; +workdir+: where the code sees the run's folder.
         def paths(texts, names, workdir)
           return [] if names.empty?
 
-          lines = texts.flat_map { |text| text.include?(MESSAGE) ? text.each_line.grep(/#{MESSAGE}/o) : [] }
-          lines.flat_map { |line| candidates(line) }.filter_map { |word| under(word, names, workdir) }.uniq
+          lines = texts.lazy.select { |text| text.include?(MESSAGE) }.flat_map { |text| text.each_line.lazy }
+          lines.select { |line| line.include?(MESSAGE) }.flat_map { |line| candidates(line) }
+               .filter_map { |word| under(word, names, workdir) }.uniq.first(LIMIT)
         end
 
         # The quoted strings of +line+, then its other words (a quoted path

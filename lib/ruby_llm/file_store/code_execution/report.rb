@@ -9,6 +9,10 @@ module RubyLLM
           budget: 'Not kept, past what one run may leave (%<budget>s)',
           name: 'Removed, with names the files cannot hold (control characters, or not UTF-8)',
           too_deep: 'Removed, folders nested deeper than a file path may go',
+          too_long: 'Removed, with paths past what a file path may be (64 names, 4,000 bytes) once the ' \
+                    "mount's name is in front",
+          too_long_kept: "Changed, but left out: past what a file path may be once the mount's name is in front, " \
+                         'no tool reaches them',
           special: 'Removed, special files (FIFOs, sockets) that no file tool can read, write or delete'
         }.freeze
 

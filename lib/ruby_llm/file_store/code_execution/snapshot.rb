@@ -85,13 +85,22 @@ module RubyLLM
         # u+rw) before they are walked. +skip+: the mount points.
         def sweep(skip:, entries:, bytes:)
           swept = @tree.sweep(@root, skip:, entries:, bytes:)
-          Sweep.new(**left(swept.left), deleted: swept.gone.reject { |path| self.class.hidden?(path) },
+          Sweep.new(**left(swept.left), deleted: deleted(swept.gone, skip),
                                         removed: swept.removed.map { |entry| [entry.path, entry.reason] },
                                         removed_count: swept.removed_count, too_deep: swept.too_deep,
                                         stripped: swept.stripped, unreadable: swept.unreadable)
         end
 
         private
+
+        # The visible files gone, but for those under a mount point: a
+        # tree's mount bound over a folder of the folder's own hides its
+        # files for the run, which leaves them where they were.
+        def deleted(gone, skip)
+          gone.reject do |path|
+            self.class.hidden?(path) || skip.any? { |inside| path == inside || path.start_with?("#{inside}/") }
+          end
+        end
 
         # created, changed, sizes, links and hidden of the entries left.
         def left(entries)

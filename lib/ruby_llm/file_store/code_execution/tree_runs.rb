@@ -3,6 +3,8 @@
 require 'fileutils'
 require_relative 'view'
 require_relative 'swept'
+require_relative 'hidden_writes'
+require_relative 'long_paths'
 
 module RubyLLM
   class FileStore
@@ -50,7 +52,7 @@ module RubyLLM
         def tree_binds(run)
           run.layout.binds(run.scratch).flat_map do |name, root, writable|
             FileUtils.mkdir_p(root) if root.start_with?("#{run.scratch}/")
-            Mounts.check({ name => root }, writable:)
+            Mounts.check({ name => root }, writable:, hides: true)
           end
         end
 
@@ -84,7 +86,7 @@ module RubyLLM
         end
 
         def sweep_view(view, active, own, entries, bytes)
-          [view.before.sweep(skip: view.skip(active, own), entries:, bytes:), nil]
+          [LongPaths.trim(view, view.before.sweep(skip: view.skip(active, own), entries:, bytes:)), nil]
         rescue StandardError => e
           [Snapshot::Sweep.empty, "The files the run left in #{view.prefix.empty? ? 'the folder' : view.prefix} " \
                                   "could not be checked (#{e.message}), so none are listed here: find them with " \
@@ -105,27 +107,32 @@ module RubyLLM
         def tree_result(lang, outcome, mounts, placed, run)
           saved, unsaved, error, conflicts = save_staged(placed, run)
           refused = read_only_writes(outcome, run.layout)
-          result(lang, outcome, mounts, **tree_paths(placed, saved, unsaved + refused),
-                 error: error || refused_error(refused), trouble: tree_trouble(placed, conflicts, refused, run.layout))
+          hidden = HiddenWrites.paths(placed, run.layout)
+          paths = tree_paths(placed, saved, unsaved + refused, hidden)
+          paths[:deleted] -= HiddenWrites.deleted(placed, run.layout)
+          result(lang, outcome, mounts, **paths,
+                 error: error || refused_error(refused),
+                 trouble: tree_trouble(placed, conflicts, refused, run.layout) + HiddenWrites.notes(hidden))
         end
 
         # The paths of the result, in full: what the code wrote in place,
-        # what was saved back, and what was not kept (+unsaved+ besides
-        # what went over a cap or the budget).
-        def tree_paths(placed, saved, unsaved)
-          swept, in_place, over = tree_sweeps(placed)
-          written = in_place.created + in_place.changed - over
+        # what was saved back, and what was not kept (+unsaved+ and
+        # +hidden+ besides what went over a cap or the budget).
+        def tree_paths(placed, saved, unsaved, hidden)
+          swept, in_place, dropped = tree_sweeps(placed, hidden)
+          written = in_place.created + in_place.changed - dropped
           kept = written + saved.map(&:path)
           { swept:, created: (swept.created & kept).sort, changed: (swept.changed & kept).sort,
-            deleted: in_place.deleted.sort, unsaved: (over + unsaved + budget_removed(swept)).uniq,
+            deleted: in_place.deleted.sort, unsaved: (dropped + unsaved + budget_removed(swept)).uniq,
             files: -> { written.filter_map { |path| store[path] } + saved }, in_place: written }
         end
 
         # The sweeps of every folder as one, of the folders changed in place
-        # as one, and what was removed over their caps, in full paths.
-        def tree_sweeps(placed)
+        # as one, and what of them is not kept: removed over their caps, and
+        # +hidden+ (HiddenWrites), in full paths.
+        def tree_sweeps(placed, hidden)
           [Snapshot::Sweep.merge(placed.map(&:full_sweep)),
-           Snapshot::Sweep.merge(placed.select(&:in_place?).map(&:full_sweep)), placed.flat_map(&:full_over)]
+           Snapshot::Sweep.merge(placed.select(&:in_place?).map(&:full_sweep)), placed.flat_map(&:full_over) + hidden]
         end
 
         def refused_error(refused)

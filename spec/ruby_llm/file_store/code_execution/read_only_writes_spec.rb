@@ -30,4 +30,11 @@ RSpec.describe RubyLLM::FileStore::CodeExecution::ReadOnlyWrites do
     expect(paths(text)).to eq([])
     expect(paths("Read-only file system: 'handbook/x.md'", [])).to eq([])
   end
+
+  it 'names at most LIMIT paths, however many lines the code prints' do
+    text = Array.new(10_000) { |i| "Read-only file system: 'handbook/f#{i}.md'\n" }.join
+    expect(paths(text)).to eq(Array.new(described_class::LIMIT) { |i| "handbook/f#{i}.md" })
+    late = "#{"x\n" * 100}Read-only file system handbook/late.md\n"
+    expect(paths(late)).to eq(['handbook/late.md'])
+  end
 end
