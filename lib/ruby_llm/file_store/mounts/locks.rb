@@ -14,7 +14,7 @@ module RubyLLM
         module_function
 
         # Runs the block holding the lock of each of +stores+ that can
-        # change, nested in lock_key order; each store once.
+        # change, nested in lock_key order; each key once.
         def hold(stores, &block)
           ordered(stores).reverse.reduce(block) do |inner, store|
             -> { store.with_lock(&inner) }
@@ -23,9 +23,11 @@ module RubyLLM
 
         # The stores whose locks +stores+ take, each once, read-only ones
         # (which have nothing to lock) left out, in the order they are taken.
+        # Stores with one key share one lock (two NativeDirs of one folder, a
+        # Memory store and its views), so the first of them stands for all:
+        # taking the second from the same thread would wait for the first.
         def ordered(stores)
-          stores.flat_map { |store| lockable(store) }.uniq(&:object_id)
-                .sort_by! { |store| [key(store), store.object_id] }
+          stores.flat_map { |store| lockable(store) }.uniq { |store| key(store) }.sort_by! { |store| key(store) }
         end
 
         def lockable(store)
