@@ -101,8 +101,9 @@ struct Last {
 }
 
 /// A gap wider than this (in ems of the larger size) between two glyphs
-/// of one font and size is a space.
-const WORD_SPACE: f64 = 0.15;
+/// of one size on one baseline is a space: pdftotext's threshold, which a
+/// justified line's narrow spaces (kerned, not a space glyph) pass.
+const WORD_SPACE: f64 = 0.1;
 
 /// Where the size changes or the baseline moves (a subscript, a
 /// superscript), a gap wider than this is a space: as pdftotext, which
