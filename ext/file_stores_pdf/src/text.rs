@@ -85,6 +85,11 @@ struct Line {
     room: usize,
     /// A character did not fit in `room`.
     full: bool,
+    /// Where the line being placed starts in `out`, the size of its first
+    /// glyph, and the gap (in points) before each word after its first.
+    line_start: usize,
+    line_size: f64,
+    gaps: Vec<f64>,
 }
 
 /// How many glyphs back a repeat is looked for.
@@ -123,6 +128,9 @@ impl Line {
             recent: Default::default(),
             room,
             full: false,
+            line_start: 0,
+            line_size: 0.0,
+            gaps: Vec::new(),
         }
     }
 
@@ -175,7 +183,13 @@ impl Line {
                 if along > space * larger || along < -0.6 * larger {
                     self.space();
                 }
+                if self.out.ends_with(' ') {
+                    self.gaps.push(along);
+                }
             }
+        }
+        if self.out.len() == self.line_start {
+            self.line_size = size;
         }
         for c in text.chars() {
             if c.is_whitespace() {
@@ -199,12 +213,49 @@ impl Line {
     }
 
     fn newline(&mut self) {
+        self.settle();
         while self.out.ends_with(' ') {
             self.out.pop();
         }
         if !self.out.is_empty() && !self.out.ends_with('\n') {
             self.push('\n');
         }
+        self.line_start = self.out.len();
+    }
+
+    /// Ends the line being placed. A line of single characters spaced
+    /// apart ("x = y", "1 2  3", letters tracked wide by `Tc`) is spaced
+    /// as pdftotext spaces it: only where a gap is 1.3 times the narrowest
+    /// one (at most 0.4 em), so "x = y" reads "x=y" and an OCR layer's
+    /// wide-tracked "P r e s i d e n t" one word.
+    fn settle(&mut self) {
+        let gaps = std::mem::take(&mut self.gaps);
+        let start = self.line_start.min(self.out.len());
+        self.line_start = self.out.len();
+        let min = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+        if gaps.is_empty() || min <= 0.0 || !self.out.is_char_boundary(start) {
+            return;
+        }
+        let line = &self.out[start..];
+        let single = line
+            .trim_end_matches(' ')
+            .split(' ')
+            .all(|w| w.chars().count() == 1);
+        let words = line.trim_end_matches(' ').split(' ').count();
+        if !single || words != gaps.len() + 1 {
+            return;
+        }
+        let threshold = (1.3 * min).min(0.4 * self.line_size);
+        let mut spaced = String::with_capacity(line.len());
+        for (i, c) in line.trim_end_matches(' ').split(' ').enumerate() {
+            if i > 0 && gaps[i - 1] >= threshold {
+                spaced.push(' ');
+            }
+            spaced.push_str(c);
+        }
+        self.out.truncate(start);
+        self.out.push_str(&spaced);
+        self.line_start = self.out.len();
     }
 }
 
@@ -287,6 +338,7 @@ impl<'a> Interpreter<'a> {
         let mut forms = Vec::new();
         self.run(&streams, resources, IDENTITY, 0, &mut forms, &mut line)?;
         self.annotations(id, resources, &mut line)?;
+        line.settle();
         self.text_room(&line)?;
         self.text_bytes += line.out.len();
         Ok(Page {
@@ -554,13 +606,21 @@ impl<'a> Interpreter<'a> {
             let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
             text.clear();
             font.decode(code, &mut text);
-            let mut tx = f64::from(font.width(code)) * state.size + state.char_space;
+            let width = f64::from(font.width(code)) * state.size;
+            // The glyph ends at its width; the character and word spacing
+            // after it are a gap, as pdftotext measures them: letters
+            // spaced apart by `Tc` (an OCR layer's, a heading's) are words
+            // of one letter once the gap passes [`WORD_SPACE`].
+            let end = mul(
+                &mul(&[1.0, 0.0, 0.0, 1.0, width * state.scale, state.rise], tm),
+                &state.ctm,
+            );
+            let mut tx = width + state.char_space;
             if is_space {
                 tx += state.word_space;
             }
             tx *= state.scale;
             *tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], tm);
-            let end = mul(&mul(&[1.0, 0.0, 0.0, 1.0, 0.0, state.rise], tm), &state.ctm);
             line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
         }
         self.text_room(line)
@@ -867,6 +927,19 @@ mod tests {
         // Within one size and baseline, 0.05 em is no space.
         line.glyph([13.5, 0.0], [18.0, 0.0], 10.0, "y");
         assert_eq!(line.out, "x1 (y");
+    }
+
+    #[test]
+    fn spaces_a_line_of_single_characters_by_its_narrowest_gap() {
+        let mut line = Line::new(usize::MAX);
+        // "a b  c" by position: gaps of 3 and 7 points; 1.3 x 3 lies between.
+        line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "a");
+        line.glyph([8.0, 0.0], [13.0, 0.0], 10.0, "b");
+        line.glyph([20.0, 0.0], [25.0, 0.0], 10.0, "c");
+        line.glyph([0.0, -12.0], [5.0, -12.0], 10.0, "d");
+        line.glyph([8.0, -12.0], [15.0, -12.0], 10.0, "ef");
+        line.settle();
+        assert_eq!(line.out, "ab c\nd ef");
     }
 
     #[test]

@@ -25,4 +25,16 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert("BT /F1 12 Tf 72 720 Td [(Letter) -120 (spaced) -80 (words)] TJ ET\n"))
       .to eq("## Page 1\n\nLetter spacedwords\n")
   end
+
+  it 'counts character spacing (Tc) after a glyph as a gap: letters tracked 0.17 em apart are words of one letter' do
+    # pdftotext reads an OCR layer's or a heading's wide tracking so; 0.04 em is no gap.
+    expect(convert("BT /F1 12 Tf 72 720 Td 2 Tc (Wide) Tj 0 Tc ( words) Tj 0 -20 Td 0.5 Tc (Tight) Tj ET\n"))
+      .to eq("## Page 1\n\nW i d e words\nTight\n")
+  end
+
+  it 'spaces a line of single characters only where a gap is wider than the narrowest one' do
+    # pdftotext reads "x = y" as "x=y" and "1 2  3" (two spaces) as "12 3".
+    expect(convert("BT /F1 12 Tf 72 720 Td (x = y) Tj 0 -20 Td (1 2  3) Tj 0 -20 Td (a b cd) Tj ET\n"))
+      .to eq("## Page 1\n\nx=y\n12 3\na b cd\n")
+  end
 end
