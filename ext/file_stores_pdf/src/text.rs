@@ -848,19 +848,18 @@ fn state_stream<'d>(
     }
 }
 
-/// Joins words hyphenated at a line's end ("inter-" then "preter" on the
-/// next line), as readers and pdftotext do.
+/// Joins a line ending in a hyphen to the next one, the hyphen dropped,
+/// as pdftotext does whatever the letters around it: "inter-" then
+/// "preter" reads "interpreter", and "Trace-" then "Monkey" "TraceMonkey"
+/// (a rule that asked for a lowercase letter after it kept "Trace-" and
+/// "Monkey", two words pdftotext does not have). The page's last line
+/// keeps its hyphen.
 fn join_hyphenated(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut lines = text.split('\n').peekable();
     while let Some(line) = lines.next() {
-        let next_lower = lines
-            .peek()
-            .and_then(|l| l.chars().next())
-            .is_some_and(char::is_lowercase);
-        let mut chars = line.chars().rev();
-        let hyphenated = chars.next() == Some('-') && chars.next().is_some_and(char::is_alphabetic);
-        if hyphenated && next_lower {
+        let next = lines.peek().is_some_and(|l| !l.is_empty());
+        if line.ends_with('-') && next {
             out.push_str(&line[..line.len() - 1]);
         } else {
             out.push_str(line);
@@ -902,8 +901,8 @@ mod tests {
     #[test]
     fn joins_hyphenated_words() {
         assert_eq!(
-            join_hyphenated("an inter-\npreter\nX-\nRay well-\n"),
-            "an interpreter\nX-\nRay well-\n"
+            join_hyphenated("an inter-\npreter\nX-\nRay well-\n\nlast-"),
+            "an interpreter\nXRay well-\n\nlast-"
         );
     }
 

@@ -37,4 +37,9 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert("BT /F1 12 Tf 72 720 Td (x = y) Tj 0 -20 Td (1 2  3) Tj 0 -20 Td (a b cd) Tj ET\n"))
       .to eq("## Page 1\n\nx=y\n12 3\na b cd\n")
   end
+
+  it 'joins a line ending in a hyphen to the next whatever its case, the hyphen dropped, as pdftotext does' do
+    expect(convert("BT /F1 12 Tf 72 720 Td (the Trace-) Tj 0 -14 Td (Monkey JIT) Tj ET\n"))
+      .to eq("## Page 1\n\nthe TraceMonkey JIT\n")
+  end
 end
