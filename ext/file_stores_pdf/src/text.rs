@@ -61,6 +61,15 @@ fn num(o: Option<&Object>) -> f64 {
     }
 }
 
+/// `o` if it is a finite number.
+fn number(o: &Object) -> Option<f64> {
+    match o {
+        Object::Integer(i) => Some(*i as f64),
+        Object::Real(r) if r.is_finite() => Some(f64::from(*r)),
+        _ => None,
+    }
+}
+
 #[derive(Clone)]
 struct State {
     ctm: Matrix,
@@ -503,11 +512,21 @@ impl<'a> Interpreter<'a> {
                     };
                     state.size = num(a.get(1));
                 }
-                "Tc" => state.char_space = num(a.first()),
-                "Tw" => state.word_space = num(a.first()),
-                "Tz" => state.scale = num(a.first()) / 100.0,
-                "TL" => state.leading = num(a.first()),
-                "Ts" => state.rise = num(a.first()),
+                // Without its number an operator is skipped, as poppler
+                // skips it (a `Tz` read as 0 put every glyph on one spot);
+                // with more, the last counts.
+                "Tc" | "Tw" | "Tz" | "TL" | "Ts" => {
+                    let Some(v) = a.last().and_then(number) else {
+                        continue;
+                    };
+                    match op.operator.as_str() {
+                        "Tc" => state.char_space = v,
+                        "Tw" => state.word_space = v,
+                        "Tz" => state.scale = v / 100.0,
+                        "TL" => state.leading = v,
+                        _ => state.rise = v,
+                    }
+                }
                 "Td" | "TD" => {
                     let (tx, ty) = (num(a.first()), num(a.get(1)));
                     if op.operator == "TD" {
