@@ -107,12 +107,44 @@ const RECENT: usize = 96;
 /// The glyph placed last, which the next one is measured from.
 #[derive(Clone, Copy)]
 struct Last {
+    start: [f64; 2],
     end: [f64; 2],
     dir: [f64; 2],
     size: f64,
     /// Where its baseline crosses the line, across the direction.
     base: f64,
+    /// Its text when that is one character, which an accent drawn over
+    /// it may join.
+    ch: Option<char>,
 }
+
+/// The combining form of a spacing accent, which pdftotext puts after the
+/// letter the accent is drawn over (TeX draws `\'e` as an acute, then an
+/// "e" moved back under it): "Václav" and "x̃", not "V´aclav" and "˜ x".
+fn combining(c: char) -> Option<char> {
+    Some(match c {
+        '`' => '\u{300}',
+        '\u{a8}' => '\u{308}',
+        '\u{af}' => '\u{304}',
+        '\u{b4}' => '\u{301}',
+        '\u{b8}' => '\u{327}',
+        '\u{2c6}' => '\u{302}',
+        '\u{2c7}' => '\u{30c}',
+        '\u{2d8}' => '\u{306}',
+        '\u{2d9}' => '\u{307}',
+        '\u{2da}' => '\u{30a}',
+        '\u{2db}' => '\u{328}',
+        '\u{2dc}' => '\u{303}',
+        '\u{2dd}' => '\u{30b}',
+        _ => return None,
+    })
+}
+
+/// An accent joins a letter when the middles of the two lie within this
+/// share of the letter's width along the line...
+const ACCENT_MID: f64 = 0.3;
+/// ...and their baselines within this many ems.
+const ACCENT_BASE: f64 = 0.5;
 
 /// A gap wider than this (in ems of the larger size) between two glyphs
 /// of one size on one baseline is a space: pdftotext's threshold, which a
@@ -176,6 +208,11 @@ impl Line {
             [1.0, 0.0]
         };
         let mut base = start[1] * dir[0] - start[0] * dir[1];
+        let mut chars = text.chars();
+        let ch = chars.next().filter(|_| chars.next().is_none());
+        if self.accent(start, end, size, ch) {
+            return;
+        }
         if let Some(last) = self.last {
             let gx = start[0] - last.end[0];
             let gy = start[1] - last.end[1];
@@ -208,11 +245,64 @@ impl Line {
             }
         }
         self.last = Some(Last {
+            start,
             end,
             dir,
             size,
             base,
+            ch,
         });
+    }
+
+    /// Joins an accent and the letter it is drawn over, whichever comes
+    /// first, as pdftotext does: the accent's combining form after the
+    /// letter, with no word break between them. True when `ch` (this
+    /// glyph's one character) was taken so.
+    fn accent(&mut self, start: [f64; 2], end: [f64; 2], size: f64, ch: Option<char>) -> bool {
+        let (Some(last), Some(ch)) = (self.last, ch) else {
+            return false;
+        };
+        let Some(prev) = last.ch else {
+            return false;
+        };
+        let larger = size.max(last.size).max(1e-3);
+        if (size - last.size).abs() > 1e-3 * larger || !self.out.ends_with(prev) {
+            return false;
+        }
+        let along = |p: [f64; 2]| p[0] * last.dir[0] + p[1] * last.dir[1];
+        let width = |a: [f64; 2], b: [f64; 2]| (along(b) - along(a)).abs();
+        let mid = (along(start) + along(end)) / 2.0;
+        let last_mid = (along(last.start) + along(last.end)) / 2.0;
+        let base = start[1] * last.dir[0] - start[0] * last.dir[1];
+        if (base - last.base).abs() >= ACCENT_BASE * larger {
+            return false;
+        }
+        if let (Some(mark), true) = (combining(ch), prev.is_alphanumeric()) {
+            // The accent after its letter.
+            if (mid - last_mid).abs() < ACCENT_MID * width(last.start, last.end) {
+                self.push(mark);
+                self.last = Some(Last { ch: None, ..last });
+                return true;
+            }
+        } else if let (Some(mark), true) = (combining(prev), ch.is_alphanumeric()) {
+            // The letter after its accent: the accent moves after it.
+            if (mid - last_mid).abs() < ACCENT_MID * width(start, end) {
+                self.out.pop();
+                self.push(ch);
+                self.push(mark);
+                let dir = last.dir;
+                self.last = Some(Last {
+                    start,
+                    end,
+                    dir,
+                    size,
+                    base,
+                    ch: None,
+                });
+                return true;
+            }
+        }
+        false
     }
 
     fn space(&mut self) {
@@ -958,6 +1048,22 @@ mod tests {
         line.glyph([8.0, -12.0], [15.0, -12.0], 10.0, "ef");
         line.settle();
         assert_eq!(line.out, "ab c\nd ef");
+    }
+
+    #[test]
+    fn joins_an_accent_and_its_letter_whichever_comes_first() {
+        let mut line = Line::new(usize::MAX);
+        // "V", then an acute over the "a" drawn after it (TeX's \'a).
+        line.glyph([0.0, 0.0], [7.0, 0.0], 10.0, "V");
+        line.glyph([7.5, 0.0], [12.5, 0.0], 10.0, "\u{b4}");
+        line.glyph([7.0, 0.0], [13.0, 0.0], 10.0, "a");
+        line.glyph([13.0, 0.0], [17.0, 0.0], 10.0, "c");
+        // A tilde drawn over the "x" after it.
+        line.glyph([25.0, 0.0], [30.0, 0.0], 10.0, "x");
+        line.glyph([25.0, 0.0], [30.0, 0.0], 10.0, "\u{2dc}");
+        // An accent by itself stays as it is.
+        line.glyph([40.0, 0.0], [45.0, 0.0], 10.0, "\u{b4}");
+        assert_eq!(line.out, "Va\u{301}c x\u{303} \u{b4}");
     }
 
     #[test]

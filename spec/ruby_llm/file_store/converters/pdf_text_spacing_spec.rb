@@ -42,4 +42,12 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert("BT /F1 12 Tf 72 720 Td (the Trace-) Tj 0 -14 Td (Monkey JIT) Tj ET\n"))
       .to eq("## Page 1\n\nthe TraceMonkey JIT\n")
   end
+
+  it 'joins an accent drawn over a letter to it, whichever is drawn first (TeX draws \'a as an acute, then an a)' do
+    # WinAnsi \264 is the spacing acute; kerned back so that its middle is the letter's.
+    content = 'BT /F1 12 Tf 72 720 Td [(V) -60 (\264) 444.5 (aclav Havel)] TJ ' \
+              "0 -20 Td [(Caf) (e) 444.5 (\\264)] TJ ET\n"
+    # The combining acute after the letter, as pdftotext writes it.
+    expect(convert(content)).to eq("## Page 1\n\nVa\u0301clav Havel\nCafe\u0301\n")
+  end
 end
