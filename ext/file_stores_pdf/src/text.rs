@@ -99,6 +99,9 @@ struct Line {
     line_start: usize,
     line_size: f64,
     gaps: Vec<f64>,
+    /// A glyph of the line was drawn well before the end of the one
+    /// before it (text placed right to left).
+    backward: bool,
 }
 
 /// How many glyphs back a repeat is looked for.
@@ -172,6 +175,7 @@ impl Line {
             line_start: 0,
             line_size: 0.0,
             gaps: Vec::new(),
+            backward: false,
         }
     }
 
@@ -229,6 +233,7 @@ impl Line {
                 if along > space * larger || along < -0.6 * larger {
                     self.space();
                 }
+                self.backward |= along < -0.3 * larger;
                 if self.out.ends_with(' ') {
                     self.gaps.push(along);
                 }
@@ -331,6 +336,9 @@ impl Line {
         let gaps = std::mem::take(&mut self.gaps);
         let start = self.line_start.min(self.out.len());
         self.line_start = self.out.len();
+        if !std::mem::take(&mut self.backward) && self.out.is_char_boundary(start) {
+            logical_order(&mut self.out, start);
+        }
         let min = gaps.iter().copied().fold(f64::INFINITY, f64::min);
         if gaps.is_empty() || min <= 0.0 || !self.out.is_char_boundary(start) {
             return;
@@ -355,6 +363,53 @@ impl Line {
         self.out.truncate(start);
         self.out.push_str(&spaced);
         self.line_start = self.out.len();
+    }
+}
+
+/// A letter of a right-to-left script (Hebrew, Arabic, their presentation
+/// forms).
+fn right_to_left(c: char) -> bool {
+    matches!(c, '\u{590}'..='\u{8ff}' | '\u{fb1d}'..='\u{fdff}' | '\u{fe70}'..='\u{feff}')
+}
+
+/// A mark drawn on the letter before it (Hebrew points, Arabic vowels).
+fn rtl_mark(c: char) -> bool {
+    matches!(c, '\u{591}'..='\u{5c7}' | '\u{610}'..='\u{61a}' | '\u{64b}'..='\u{65f}'
+        | '\u{670}' | '\u{6d6}'..='\u{6ed}' | '\u{8d3}'..='\u{8ff}')
+}
+
+/// Puts the words of right-to-left letters of the line from `start` in
+/// `out`, drawn left to right (in visual order, as many writers place
+/// Arabic), back in the order they are read, as pdftotext does: each mark
+/// stays after its letter.
+fn logical_order(out: &mut String, start: usize) {
+    let line = &out[start..];
+    if line.is_ascii() {
+        return;
+    }
+    let mut fixed = String::with_capacity(line.len());
+    let mut changed = false;
+    for (i, word) in line.split(' ').enumerate() {
+        if i > 0 {
+            fixed.push(' ');
+        }
+        if word.chars().count() > 1 && word.chars().all(right_to_left) {
+            let mut clusters: Vec<String> = Vec::new();
+            for c in word.chars() {
+                match clusters.last_mut() {
+                    Some(last) if rtl_mark(c) => last.push(c),
+                    _ => clusters.push(c.to_string()),
+                }
+            }
+            clusters.iter().rev().for_each(|c| fixed.push_str(c));
+            changed = true;
+        } else {
+            fixed.push_str(word);
+        }
+    }
+    if changed {
+        out.truncate(start);
+        out.push_str(&fixed);
     }
 }
 
@@ -1064,6 +1119,19 @@ mod tests {
         // An accent by itself stays as it is.
         line.glyph([40.0, 0.0], [45.0, 0.0], 10.0, "\u{b4}");
         assert_eq!(line.out, "Va\u{301}c x\u{303} \u{b4}");
+    }
+
+    #[test]
+    fn reads_right_to_left_words_drawn_left_to_right_in_logical_order() {
+        let mut out = "x \u{639}\u{64e}\u{627} ab".to_owned();
+        logical_order(&mut out, 2);
+        assert_eq!(out, "x \u{627}\u{639}\u{64e} ab");
+        // Drawn right to left, in logical order already: kept.
+        let mut line = Line::new(usize::MAX);
+        line.glyph([20.0, 0.0], [23.0, 0.0], 20.0, "\u{627}");
+        line.glyph([16.5, 0.0], [19.5, 0.0], 20.0, "\u{646}");
+        line.settle();
+        assert_eq!(line.out, "\u{627}\u{646}");
     }
 
     #[test]

@@ -7,10 +7,12 @@ require_relative 'pdf_text_fixtures'
 RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   include PdfTextFixtures
 
-  def convert(content)
-    described_class.call(RubyLLM::FileStore::Converters::Input.new(content: text_pdf(content), filename: 'doc.pdf',
+  def read(pdf)
+    described_class.call(RubyLLM::FileStore::Converters::Input.new(content: pdf, filename: 'doc.pdf',
                                                                    mime_type: 'application/pdf', path: 'doc.pdf'))
   end
+
+  def convert(content) = read(text_pdf(content))
 
   it 'ends a word where a subscript returns to the base size past a small gap (TeX\'s \\scriptspace)' do
     # "f" then a lowered "1" at 8 points touching it, then "(x)" 0.08 em on:
@@ -49,5 +51,14 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
               "0 -20 Td [(Caf) (e) 444.5 (\\264)] TJ ET\n"
     # The combining acute after the letter, as pdftotext writes it.
     expect(convert(content)).to eq("## Page 1\n\nVa\u0301clav Havel\nCafe\u0301\n")
+  end
+
+  it 'reads a word of Arabic letters drawn left to right (in visual order) in the order it is read, as pdftotext' do
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 65 /LastChar 68 /Widths [500 300 400 450] ' \
+           '/Encoding << /Differences [65 /uni0639 /uni0627 /uni0648 /uni0646] >> >>'
+    # Drawn ع ا و ن ا from the left: the word انواع.
+    pdf = text_pdf("BT /F1 12 Tf 72 720 Td (ABCDB) Tj ET\n", font:)
+    expect(read(pdf))
+      .to eq("## Page 1\n\n\u0627\u0646\u0648\u0627\u0639\n")
   end
 end
