@@ -102,6 +102,9 @@ struct Line {
     /// A glyph of the line was drawn well before the end of the one
     /// before it (text placed right to left).
     backward: bool,
+    /// The page's media box (x0, y0, x1, y1): a glyph wholly outside it is
+    /// not read, as pdftotext does not read it.
+    page: Option<[f64; 4]>,
 }
 
 /// How many glyphs back a repeat is looked for.
@@ -176,6 +179,7 @@ impl Line {
             line_size: 0.0,
             gaps: Vec::new(),
             backward: false,
+            page: None,
         }
     }
 
@@ -189,6 +193,16 @@ impl Line {
     }
 
     fn glyph(&mut self, start: [f64; 2], end: [f64; 2], size: f64, text: &str) {
+        if let Some([x0, y0, x1, y1]) = self.page {
+            // Off the page (printer's marks, text moved out of view).
+            if start[0].max(end[0]) < x0
+                || start[0].min(end[0]) > x1
+                || start[1].max(end[1]) < y0
+                || start[1].min(end[1]) > y1
+            {
+                return;
+            }
+        }
         if text.trim().is_empty() {
             self.space();
             return;
@@ -478,6 +492,7 @@ impl<'a> Interpreter<'a> {
         self.page_resources = resources;
         let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
         let mut line = Line::new(room);
+        line.page = page_box(doc, id);
         // Read one after another, each decoded (and charged) when its turn
         // comes: a page listing one stream 100,000 times used to decode them
         // all into one buffer first (6.4 GB asked for).
@@ -491,6 +506,9 @@ impl<'a> Interpreter<'a> {
             .collect();
         let mut forms = Vec::new();
         self.run(&streams, resources, IDENTITY, 0, &mut forms, &mut line)?;
+        // Annotations are placed at their rectangles here, not mapped
+        // through their appearance's box and matrix: not held to the page.
+        line.page = None;
         self.annotations(id, resources, &mut line)?;
         line.settle();
         self.text_room(&line)?;
@@ -770,6 +788,21 @@ impl<'a> Interpreter<'a> {
             let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
             text.clear();
             font.decode(code, &mut text);
+            if font.vertical() {
+                // Down the page one em (the default vertical advance),
+                // spacing after it; no horizontal scaling.
+                let end = mul(
+                    &mul(&[1.0, 0.0, 0.0, 1.0, 0.0, state.rise - state.size], tm),
+                    &state.ctm,
+                );
+                let mut ty = -state.size + state.char_space;
+                if is_space {
+                    ty += state.word_space;
+                }
+                *tm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, ty], tm);
+                line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
+                continue;
+            }
             let width = f64::from(font.width(code)) * state.size;
             // The glyph ends at its width; the character and word spacing
             // after it are a gap, as pdftotext measures them: letters
@@ -1049,6 +1082,36 @@ fn page_resources(doc: &Document, id: ObjectId) -> Option<&Dictionary> {
     for _ in 0..64 {
         if let Some(r) = sub_dict(doc, node, b"Resources") {
             return Some(r);
+        }
+        node = match node.get(b"Parent").ok()? {
+            Object::Reference(p) => doc.get_dictionary(*p).ok()?,
+            _ => return None,
+        };
+    }
+    None
+}
+
+/// The page's media box (inherited from its ancestors), the box
+/// pdftotext reads within (not the crop box); None when it is no box.
+fn page_box(doc: &Document, id: ObjectId) -> Option<[f64; 4]> {
+    let mut node = doc.get_dictionary(id).ok()?;
+    for _ in 0..64 {
+        if let Ok(o) = node.get(b"MediaBox") {
+            let o = match o {
+                Object::Reference(r) => doc.get_object(*r).ok()?,
+                o => o,
+            };
+            let v: Vec<f64> = o.as_array().ok()?.iter().filter_map(number).collect();
+            if v.len() != 4 {
+                return None;
+            }
+            let b = [
+                v[0].min(v[2]),
+                v[1].min(v[3]),
+                v[0].max(v[2]),
+                v[1].max(v[3]),
+            ];
+            return (b[2] > b[0] && b[3] > b[1]).then_some(b);
         }
         node = match node.get(b"Parent").ok()? {
             Object::Reference(p) => doc.get_dictionary(*p).ok()?,

@@ -61,4 +61,11 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(read(pdf))
       .to eq("## Page 1\n\n\u0627\u0646\u0648\u0627\u0639\n")
   end
+
+  it "leaves out glyphs drawn off the page's media box, as pdftotext does, glyph by glyph" do
+    # Left of the page, above it, and a word running off its right edge at 612.
+    content = 'BT /F1 12 Tf 72 720 Td (Visible text) Tj ET BT /F1 12 Tf -500 720 Td (Hidden left) Tj ET ' \
+              "BT /F1 12 Tf 72 900 Td (Hidden above) Tj ET BT /F1 12 Tf 600 700 Td (Partly) Tj ET\n"
+    expect(convert(content)).to eq("## Page 1\n\nVisible text\nPa\n")
+  end
 end
