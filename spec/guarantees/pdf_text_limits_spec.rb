@@ -31,7 +31,7 @@ RSpec.describe 'Guarantee: a hostile PDF text layer is read within bounds', :nat
   end
 
   describe 'text and glyphs' do
-    it 'refuses one Tj of 10 M codes of 32 letters each at the text limit, as it grows (20 KB)' do
+    it 'refuses one Tj of 10 M codes of 8 letters each, all on the page, at the text limit, as it grows (86 KB)' do
       outcome = run_case('huge_show')
       expect(outcome[:error]).to match(/huge_show\.pdf.*more than 67108864 bytes of text/)
       expect(outcome[:seconds]).to be < 20

@@ -24,10 +24,14 @@ CASES = {
   'many_full_ranges' => lambda {
     pdf_with_to_unicode(bfrange_cmap(Array.new(1000) { |i| format('<%<i>04X0000> <%<i>04XFFFF> <0041>', i:) }))
   },
-  # One Tj of 10 M codes, each mapped to 200 letters.
+  # One Tj of 10 M codes, each mapped to 8 letters (80 MB), squeezed along
+  # x by the CTM so that all of it lies on the page (glyphs off the page are
+  # not read), its codes cycling through 256 texts so that none is taken for
+  # a glyph drawn again on itself.
   'huge_show' => lambda {
-    pdf_with_to_unicode(bfrange_cmap(["<00> <FF> <#{'0041' * 200}>"]),
-                        content: "BT /F1 12 Tf 72 720 Td <#{'41' * 10_000_000}> Tj ET\n")
+    codes = (0..255).map { |c| format('%02X', c) }.join * (10_000_000 / 256)
+    pdf_with_to_unicode(bfrange_cmap(["<00> <FF> <#{'0041' * 8}>"]),
+                        content: "0.0000001 0 0 1 72 0 cm BT /F1 12 Tf 0 720 Td <#{codes}> Tj ET\n")
   },
   # One Tj of 60 M codes, each the letter A drawn with no width: every
   # glyph but the first falls on the first and is dropped, so no text grows.

@@ -273,7 +273,14 @@ impl<'c> Tokenizer<'c> {
                 }
                 _ => {
                     let start = *i;
-                    while *i < bytes.len() && is_regular(bytes[*i]) {
+                    // A number ends where its digits do, as poppler reads
+                    // it: "5€ Tc" is 5, then an unknown operator `€` that
+                    // takes it, then a `Tc` without its operand.
+                    let numeric = matches!(b, b'0'..=b'9' | b'+' | b'-' | b'.');
+                    while *i < bytes.len()
+                        && is_regular(bytes[*i])
+                        && (!numeric || matches!(bytes[*i], b'0'..=b'9' | b'+' | b'-' | b'.'))
+                    {
                         *i += 1;
                     }
                     let word = &bytes[start..*i];
@@ -509,6 +516,14 @@ mod tests {
     }
 
     #[test]
+    fn ends_a_number_where_its_digits_end() {
+        let got = ops("5\u{20ac} Tc 12x".as_bytes());
+        assert_eq!(got[0], ("\u{20ac}".to_owned(), vec![Object::Integer(5)]));
+        assert_eq!(got[1], ("Tc".to_owned(), vec![]));
+        assert_eq!(got[2], ("x".to_owned(), vec![Object::Integer(12)]));
+    }
+
+    #[test]
     fn reads_on_past_the_slips_of_real_files() {
         let got = ops(b"[(e)-4(x)-(t) Tc (s)]TJ ] % comment ]\n(y) Tj");
         assert_eq!(got[0].0, "TJ");
@@ -592,7 +607,10 @@ mod tests {
         // A long word that is not a number is read once, not once per
         // prefix.
         assert_eq!(number(&b"1-".repeat(4 << 20)), Object::Integer(1));
-        assert_eq!(ops("1 5€ 2 re".as_bytes())[0].1.len(), 3);
+        // In a stream the number ends at its digits and `€` is an
+        // operator of its own, which takes the operands before it.
+        let got = ops("1 5€ 2 re".as_bytes());
+        assert_eq!((got[0].1.len(), got[1].1.len()), (2, 1));
     }
 
     #[test]

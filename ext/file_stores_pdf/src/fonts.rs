@@ -44,6 +44,9 @@ pub struct Font {
     /// A Type0 font whose predefined CMap is a legacy CJK encoding: codes
     /// are split and read in that encoding.
     legacy: Option<Legacy>,
+    /// A Type0 font written vertically (an `…-V` CMap, or an embedded one
+    /// of `/WMode 1`): glyphs advance down the page.
+    vertical: bool,
 }
 
 fn number(o: &Object) -> Option<f32> {
@@ -139,6 +142,11 @@ impl Font {
             } else {
                 None
             },
+            vertical: two_byte
+                && (encoding_name.ends_with(b"-V")
+                    || matches!(get(doc, dict, b"Encoding"),
+                        Some(Object::Stream(cmap)) if cmap.dict.get(b"WMode")
+                            .and_then(Object::as_i64).is_ok_and(|m| m == 1))),
         };
         if two_byte && encoding_name.starts_with(b"Identity") {
             font.collection = collection(doc, dict);
@@ -371,6 +379,11 @@ impl Font {
                 None => out.push('\u{FFFD}'),
             }
         }
+    }
+
+    /// Whether the font is written vertically (glyphs advance down).
+    pub fn vertical(&self) -> bool {
+        self.vertical
     }
 
     /// The advance of `code` in text space units (per unit of font size).
@@ -759,6 +772,7 @@ impl Font {
             embedded: None,
             collection: None,
             legacy: None,
+            vertical: false,
         }
     }
 }

@@ -47,6 +47,7 @@ pub mod recover;
 pub mod standard;
 pub mod syntax;
 pub mod text;
+pub mod words;
 
 /// Bounds on the work for one file.
 #[derive(Debug, Clone, Copy)]

@@ -1,7 +1,7 @@
 //! The content-stream interpreter: follows the graphics and text state
 //! (`q`/`Q`, `cm`, `BT`, `Tf`, `Td`, `Tm`, `T*`, `Tc`, `Tw`, `Tz`, `TL`,
 //! `Ts`), places each glyph of `Tj`, `TJ`, `'` and `"` on the page, and
-//! enters forms (`Do`) with their own resources. `Line` turns the placed
+//! enters forms (`Do`) with their own resources. [`crate::words::Line`] turns the placed
 //! glyphs into words and lines.
 //!
 //! It also notes whether a page paints an image ([`Page::paints_images`]):
@@ -30,6 +30,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 use crate::content::{Tokenizer, Tokens};
 use crate::filters::Budget;
 use crate::fonts::Font;
+use crate::words::{join_hyphenated, number, Line};
 use crate::{Error, Limits, Result};
 
 /// The most bytes the fonts of one document may hold in memory (ToUnicode
@@ -71,104 +72,6 @@ struct State {
     scale: f64,
     leading: f64,
     rise: f64,
-}
-
-/// Glyphs to words and lines, at most `room` bytes of them.
-struct Line {
-    out: String,
-    /// Where the last glyph ended, its direction and its size.
-    last: Option<([f64; 2], [f64; 2], f64)>,
-    /// The latest glyphs' starts and text, to drop one drawn again on top
-    /// of itself (fake bold, shadows).
-    recent: std::collections::VecDeque<([f64; 2], String)>,
-    /// The most bytes `out` may hold: what the text limit leaves.
-    room: usize,
-    /// A character did not fit in `room`.
-    full: bool,
-}
-
-/// How many glyphs back a repeat is looked for.
-const RECENT: usize = 96;
-
-impl Line {
-    fn new(room: usize) -> Self {
-        Line {
-            out: String::new(),
-            last: None,
-            recent: Default::default(),
-            room,
-            full: false,
-        }
-    }
-
-    /// Appends `c` if it fits in `room`.
-    fn push(&mut self, c: char) {
-        if self.out.len() + c.len_utf8() > self.room {
-            self.full = true;
-        } else {
-            self.out.push(c);
-        }
-    }
-
-    fn glyph(&mut self, start: [f64; 2], end: [f64; 2], size: f64, text: &str) {
-        if text.trim().is_empty() {
-            self.space();
-            return;
-        }
-        let near = 0.1 * size.max(1e-3);
-        if self.recent.iter().any(|(p, t)| {
-            (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near && t == text
-        }) {
-            return;
-        }
-        if self.recent.len() == RECENT {
-            self.recent.pop_front();
-        }
-        self.recent.push_back((start, text.to_owned()));
-        let dx = end[0] - start[0];
-        let dy = end[1] - start[1];
-        let len = (dx * dx + dy * dy).sqrt();
-        let dir = if len > 1e-6 {
-            [dx / len, dy / len]
-        } else {
-            [1.0, 0.0]
-        };
-        if let Some((last_end, last_dir, last_size)) = self.last {
-            let gx = start[0] - last_end[0];
-            let gy = start[1] - last_end[1];
-            let along = gx * last_dir[0] + gy * last_dir[1];
-            let across = (gy * last_dir[0] - gx * last_dir[1]).abs();
-            let size = size.max(last_size).max(1e-3);
-            if across > 0.5 * size {
-                self.newline();
-            } else if along > 0.15 * size || along < -0.6 * size {
-                self.space();
-            }
-        }
-        for c in text.chars() {
-            if c.is_whitespace() {
-                self.space();
-            } else if !c.is_control() {
-                self.push(c);
-            }
-        }
-        self.last = Some((end, dir, size));
-    }
-
-    fn space(&mut self) {
-        if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
-            self.push(' ');
-        }
-    }
-
-    fn newline(&mut self) {
-        while self.out.ends_with(' ') {
-            self.out.pop();
-        }
-        if !self.out.is_empty() && !self.out.ends_with('\n') {
-            self.push('\n');
-        }
-    }
 }
 
 /// One page as read: its text, and whether it paints an image.
@@ -236,6 +139,7 @@ impl<'a> Interpreter<'a> {
         self.page_resources = resources;
         let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
         let mut line = Line::new(room);
+        line.page = page_box(doc, id);
         // Read one after another, each decoded (and charged) when its turn
         // comes: a page listing one stream 100,000 times used to decode them
         // all into one buffer first (6.4 GB asked for).
@@ -249,7 +153,11 @@ impl<'a> Interpreter<'a> {
             .collect();
         let mut forms = Vec::new();
         self.run(&streams, resources, IDENTITY, 0, &mut forms, &mut line)?;
+        // Annotations are placed at their rectangles here, not mapped
+        // through their appearance's box and matrix: not held to the page.
+        line.page = None;
         self.annotations(id, resources, &mut line)?;
+        line.settle();
         self.text_room(&line)?;
         self.text_bytes += line.out.len();
         Ok(Page {
@@ -414,11 +322,21 @@ impl<'a> Interpreter<'a> {
                     };
                     state.size = num(a.get(1));
                 }
-                "Tc" => state.char_space = num(a.first()),
-                "Tw" => state.word_space = num(a.first()),
-                "Tz" => state.scale = num(a.first()) / 100.0,
-                "TL" => state.leading = num(a.first()),
-                "Ts" => state.rise = num(a.first()),
+                // Without its number an operator is skipped, as poppler
+                // skips it (a `Tz` read as 0 put every glyph on one spot);
+                // with more, the last counts.
+                "Tc" | "Tw" | "Tz" | "TL" | "Ts" => {
+                    let Some(v) = a.last().and_then(number) else {
+                        continue;
+                    };
+                    match op.operator.as_str() {
+                        "Tc" => state.char_space = v,
+                        "Tw" => state.word_space = v,
+                        "Tz" => state.scale = v / 100.0,
+                        "TL" => state.leading = v,
+                        _ => state.rise = v,
+                    }
+                }
                 "Td" | "TD" => {
                     let (tx, ty) = (num(a.first()), num(a.get(1)));
                     if op.operator == "TD" {
@@ -517,13 +435,36 @@ impl<'a> Interpreter<'a> {
             let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
             text.clear();
             font.decode(code, &mut text);
-            let mut tx = f64::from(font.width(code)) * state.size + state.char_space;
+            if font.vertical() {
+                // Down the page one em (the default vertical advance),
+                // spacing after it; no horizontal scaling.
+                let end = mul(
+                    &mul(&[1.0, 0.0, 0.0, 1.0, 0.0, state.rise - state.size], tm),
+                    &state.ctm,
+                );
+                let mut ty = -state.size + state.char_space;
+                if is_space {
+                    ty += state.word_space;
+                }
+                *tm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, ty], tm);
+                line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
+                continue;
+            }
+            let width = f64::from(font.width(code)) * state.size;
+            // The glyph ends at its width; the character and word spacing
+            // after it are a gap, as pdftotext measures them: letters
+            // spaced apart by `Tc` (an OCR layer's, a heading's) are words
+            // of one letter once the gap passes [`WORD_SPACE`].
+            let end = mul(
+                &mul(&[1.0, 0.0, 0.0, 1.0, width * state.scale, state.rise], tm),
+                &state.ctm,
+            );
+            let mut tx = width + state.char_space;
             if is_space {
                 tx += state.word_space;
             }
             tx *= state.scale;
             *tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], tm);
-            let end = mul(&mul(&[1.0, 0.0, 0.0, 1.0, 0.0, state.rise], tm), &state.ctm);
             line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
         }
         self.text_room(line)
@@ -751,30 +692,6 @@ fn state_stream<'d>(
     }
 }
 
-/// Joins words hyphenated at a line's end ("inter-" then "preter" on the
-/// next line), as readers and pdftotext do.
-fn join_hyphenated(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut lines = text.split('\n').peekable();
-    while let Some(line) = lines.next() {
-        let next_lower = lines
-            .peek()
-            .and_then(|l| l.chars().next())
-            .is_some_and(char::is_lowercase);
-        let mut chars = line.chars().rev();
-        let hyphenated = chars.next() == Some('-') && chars.next().is_some_and(char::is_alphabetic);
-        if hyphenated && next_lower {
-            out.push_str(&line[..line.len() - 1]);
-        } else {
-            out.push_str(line);
-            if lines.peek().is_some() {
-                out.push('\n');
-            }
-        }
-    }
-    out
-}
-
 fn sub_dict<'d>(doc: &'d Document, dict: &'d Dictionary, key: &[u8]) -> Option<&'d Dictionary> {
     match dict.get(key).ok()? {
         Object::Reference(id) => doc.get_dictionary(*id).ok(),
@@ -798,35 +715,39 @@ fn page_resources(doc: &Document, id: ObjectId) -> Option<&Dictionary> {
     None
 }
 
+/// The page's media box (inherited from its ancestors), the box
+/// pdftotext reads within (not the crop box); None when it is no box.
+fn page_box(doc: &Document, id: ObjectId) -> Option<[f64; 4]> {
+    let mut node = doc.get_dictionary(id).ok()?;
+    for _ in 0..64 {
+        if let Ok(o) = node.get(b"MediaBox") {
+            let o = match o {
+                Object::Reference(r) => doc.get_object(*r).ok()?,
+                o => o,
+            };
+            let v: Vec<f64> = o.as_array().ok()?.iter().filter_map(number).collect();
+            if v.len() != 4 {
+                return None;
+            }
+            let b = [
+                v[0].min(v[2]),
+                v[1].min(v[3]),
+                v[0].max(v[2]),
+                v[1].max(v[3]),
+            ];
+            return (b[2] > b[0] && b[3] > b[1]).then_some(b);
+        }
+        node = match node.get(b"Parent").ok()? {
+            Object::Reference(p) => doc.get_dictionary(*p).ok()?,
+            _ => return None,
+        };
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn joins_hyphenated_words() {
-        assert_eq!(
-            join_hyphenated("an inter-\npreter\nX-\nRay well-\n"),
-            "an interpreter\nX-\nRay well-\n"
-        );
-    }
-
-    #[test]
-    fn breaks_words_and_lines_by_position() {
-        let mut line = Line::new(usize::MAX);
-        line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "a");
-        line.glyph([5.0, 0.0], [10.0, 0.0], 10.0, "b");
-        line.glyph([13.0, 0.0], [18.0, 0.0], 10.0, "c");
-        line.glyph([0.0, -12.0], [5.0, -12.0], 10.0, "d");
-        assert_eq!(line.out, "ab c\nd");
-    }
-
-    #[test]
-    fn stops_appending_at_the_room_the_text_limit_leaves() {
-        let mut line = Line::new(3);
-        line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "abcdef");
-        assert_eq!(line.out, "abc");
-        assert!(line.full);
-    }
 
     #[test]
     fn keeps_glyphs_far_from_the_origin_apart() {
