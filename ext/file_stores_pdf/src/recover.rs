@@ -60,7 +60,12 @@ pub fn rebuilt_section(
     tokens_left: u64,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Vec<u8>>> {
-    let all = headers(body, cancelled)?;
+    let mut all = headers(body, cancelled)?;
+    let listed = table_headers(body, &all, cancelled)?;
+    if !listed.is_empty() {
+        all.extend(listed);
+        all.sort_by_key(|h| h.offset);
+    }
     if all.is_empty() {
         return Ok(None);
     }
@@ -224,6 +229,109 @@ pub fn headers(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Header>>
         }
     }
     Ok(found)
+}
+
+/// The objects the file's own cross-reference tables list at an `N G obj`
+/// header of that number, for numbers the scan did not find (`found`): a
+/// header the scan cannot tell from other bytes (after a comment on its
+/// line, as in `%\xe2\xe3|1 0 obj`) still counts when the table points at
+/// it, so a file lopdf refuses for its trailer alone (no `/Size`) keeps its
+/// catalog, as poppler reads it. Linear: each table row is read once, and
+/// the tables together are as long as `check_xref_tables` lets them be.
+fn table_headers(
+    body: &[u8],
+    found: &[Header],
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Vec<Header>> {
+    let known: std::collections::HashSet<u32> = found.iter().map(|h| h.number).collect();
+    let mut listed = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut rows = 0u64;
+    for x in memmem::find_iter(body, b"xref") {
+        if body[..x].ends_with(b"start") || body.get(x + 4).is_some_and(|&b| is_regular(b)) {
+            continue;
+        }
+        let mut words = Words { body, at: x + 4 };
+        // Subsections: `first count`, then `count` rows `offset gen n|f`.
+        while let (Some(first), Some(count)) = (words.number(), words.number()) {
+            for n in 0..count {
+                rows += 1;
+                if rows % 4096 == 4095 && cancelled() {
+                    return Err(Error::Cancelled);
+                }
+                if rows > MAX_OBJECTS {
+                    return Err(Error::TooLarge(format!("more than {MAX_OBJECTS} objects")));
+                }
+                let (Some(offset), Some(generation), Some(kind)) =
+                    (words.number(), words.number(), words.word())
+                else {
+                    break;
+                };
+                let Ok(number) = u32::try_from(first.saturating_add(n)) else {
+                    break;
+                };
+                if kind != b"n" || number == 0 || known.contains(&number) {
+                    continue;
+                }
+                let (Ok(offset), Ok(generation)) =
+                    (usize::try_from(offset), u16::try_from(generation))
+                else {
+                    continue;
+                };
+                if header_at(body, offset) == Some((number, generation)) && seen.insert(number) {
+                    listed.push(Header {
+                        number,
+                        generation,
+                        offset,
+                    });
+                }
+            }
+        }
+    }
+    Ok(listed)
+}
+
+/// A cursor over a table's white-space separated words.
+struct Words<'b> {
+    body: &'b [u8],
+    at: usize,
+}
+
+impl<'b> Words<'b> {
+    fn word(&mut self) -> Option<&'b [u8]> {
+        while self.body.get(self.at).is_some_and(|&b| is_space(b)) {
+            self.at += 1;
+        }
+        let start = self.at;
+        while self.body.get(self.at).is_some_and(|&b| is_regular(b)) && self.at - start < 20 {
+            self.at += 1;
+        }
+        (self.at > start).then(|| &self.body[start..self.at])
+    }
+
+    /// The next word when it is a number; the cursor stays before anything else.
+    fn number(&mut self) -> Option<u64> {
+        let before = self.at;
+        let value = self
+            .word()
+            .filter(|w| w.iter().all(u8::is_ascii_digit))
+            .and_then(|w| std::str::from_utf8(w).ok()?.parse().ok());
+        if value.is_none() {
+            self.at = before;
+        }
+        value
+    }
+}
+
+/// The number and generation of the `N G obj` header at `offset`.
+fn header_at(body: &[u8], offset: usize) -> Option<(u32, u16)> {
+    let mut words = Words { body, at: offset };
+    let number = u32::try_from(words.number()?).ok()?;
+    let generation = u16::try_from(words.number()?).ok()?;
+    let rest = body.get(words.at..)?;
+    let rest = &rest[rest.iter().take_while(|&&b| is_space(b)).count()..];
+    (rest.starts_with(b"obj") && !rest.get(3).is_some_and(|&b| is_regular(b)))
+        .then_some((number, generation))
 }
 
 /// Where the `h` of each stream's direct `/Length` is when that length is
@@ -441,6 +549,25 @@ mod tests {
         let numbers: Vec<(u32, u16)> = found.iter().map(|h| (h.number, h.generation)).collect();
         assert_eq!(numbers, vec![(1, 0), (2, 3), (12, 0)]);
         assert_eq!(&body[found[1].offset..found[1].offset + 7], b"2 3 obj");
+    }
+
+    #[test]
+    fn takes_the_headers_the_table_points_at_that_the_scan_missed() {
+        let body = b"%PDF-1.4|1 0 obj\n<< >>\nendobj\n2 0 obj\n[]\nendobj\nxref\n0 4\n\
+                     0000000000 65535 f \n0000000009 00000 n \n0000000030 00000 n \n\
+                     0000000002 00000 n \ntrailer\n<< /Root 1 0 R >>\n";
+        let found = headers(body, &never).unwrap();
+        assert_eq!(found.iter().map(|h| h.number).collect::<Vec<_>>(), [2]);
+        // Object 1 is where the table says; 3's row points at no header.
+        let listed = table_headers(body, &found, &never).unwrap();
+        assert_eq!(
+            listed,
+            [Header {
+                number: 1,
+                generation: 0,
+                offset: 9
+            }]
+        );
     }
 
     #[test]

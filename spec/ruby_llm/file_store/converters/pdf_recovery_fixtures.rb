@@ -37,6 +37,14 @@ module PdfRecoveryFixtures
     end
   end
 
+  # A trailer without /Size (which lopdf requires), and the catalog's
+  # header on the line of the comment before it ("%PDF-1.4|1 0 obj", where
+  # no scan for headers takes it for one): only the table says where it is.
+  # Every offset stays right.
+  def pdf_without_size_catalog_after_comment(*pages)
+    make_pdf(*pages).sub("%PDF-1.4\n1 0 obj", '%PDF-1.4|1 0 obj').sub(%r{/Size \d+ }, '')
+  end
+
   # A download cut in the middle of the last page's content stream.
   def truncated_pdf(*pages)
     full = make_pdf(*pages)

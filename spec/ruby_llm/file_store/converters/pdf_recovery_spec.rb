@@ -37,6 +37,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(pdf_with_wrong_offsets(*two_pages))).to eq(both_read)
     end
 
+    it 'reads a trailer without /Size through the table, even where a scan finds no catalog header' do
+      expect(convert(pdf_without_size_catalog_after_comment(*two_pages))).to eq(both_read)
+    end
+
     it 'reads what a cut download holds' do
       expect(convert(truncated_pdf(*two_pages))).to start_with("## Page 1\n\nTermination clause\nninety days notice.\n")
     end
