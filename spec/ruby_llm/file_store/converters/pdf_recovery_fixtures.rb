@@ -58,6 +58,18 @@ module PdfRecoveryFixtures
                      id: nil).bytes
   end
 
+  # Encrypted for its attachments alone (V 5, R 6, /EFF, /StmF and /StrF
+  # /Identity, as qpdf's --encrypt ... --cleartext-metadata attachments
+  # writes): a user password that is not empty, and the page's text plain.
+  def pdf_encrypting_attachments_only(text)
+    salt = Random.new(11).bytes(48).unpack1('H*')
+    encrypt = '<< /Filter /Standard /V 5 /R 6 /Length 256 /P -1028 /EncryptMetadata false ' \
+              '/CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> /EFF /StdCF ' \
+              "/StmF /Identity /StrF /Identity /U <#{salt}> /O <#{salt}> /UE <#{salt[0, 64]}> " \
+              "/OE <#{salt[0, 64]}> /Perms <#{salt[0, 32]}> >>"
+    make_pdf(text, extra: [encrypt]).sub('/Root 1 0 R', '/Root 1 0 R /Encrypt 6 0 R')
+  end
+
   # One page whose content stream goes through +filters+ (applied last
   # first, so the reader undoes them in the order written), with +parms+ as
   # its /DecodeParms; the /Filter and /Length written directly or, with

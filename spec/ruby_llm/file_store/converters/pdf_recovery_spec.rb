@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative 'pdf_recovery_fixtures'
+require_relative 'aes128_pdf'
 
 # Damaged cross-reference sections, encryption without an /ID, and every
 # standard filter: files other readers open, read through PdfText.
@@ -63,6 +64,16 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   it 'reads a file encrypted with the empty password (RC4) whose trailer has no /ID' do
     expect(convert(encrypted_pdf_without_id("Encrypted, and no ID\nin the trailer.")))
       .to eq("## Page 1\n\nEncrypted, and no ID\nin the trailer.\n")
+  end
+
+  it 'reads a file that encrypts its attachments alone, whatever their password' do
+    expect(convert(pdf_encrypting_attachments_only("Only the attachments\nare sealed.")))
+      .to eq("## Page 1\n\nOnly the attachments\nare sealed.\n")
+  end
+
+  it 'reads an AES-128 file (V 4) whose /Encrypt dictionary has no /Length' do
+    expect(convert(Aes128Pdf.new("AES-128 and\nno key length.").bytes))
+      .to eq("## Page 1\n\nAES-128 and\nno key length.\n")
   end
 
   it 'answers nil, not an error, for a catalog with no pages' do
