@@ -119,7 +119,23 @@ impl Drop for Installed {
 /// ([`recover`](crate::recover)); lopdf's parsing work over both reads
 /// together stays within `max_parse_scan`.
 pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Document> {
-    let shape = syntax::shape(bytes);
+    let mut shape = syntax::shape(bytes);
+    // A trailer nested past the limit (qpdf's issue-202, a stack-overflow
+    // test) is damage, not the document: blanked in a copy, so the table or
+    // the rebuilt one finds the objects, as poppler reads them. Nesting
+    // anywhere else is refused.
+    let unnested;
+    let bytes: &[u8] = match (shape.depth > limits.max_nesting)
+        .then(|| blank_deep_trailers(bytes, limits.max_nesting))
+        .flatten()
+    {
+        Some(copy) => {
+            shape = syntax::shape(&copy);
+            unnested = copy;
+            &unnested
+        }
+        None => bytes,
+    };
     if shape.depth > limits.max_nesting {
         return Err(too_deep(limits));
     }
@@ -192,6 +208,23 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         }
         Err(e) => Err(e),
     }
+}
+
+/// A copy of `bytes` with each `trailer` dictionary that nests past `max`
+/// written over with spaces (no offset moves), up to its `startxref`, or
+/// None when there is none. Linear: each trailer is read up to the next one.
+fn blank_deep_trailers(bytes: &[u8], max: usize) -> Option<Vec<u8>> {
+    let trailers: Vec<usize> = memmem::find_iter(bytes, b"trailer").collect();
+    let mut copy: Option<Vec<u8>> = None;
+    for (n, &t) in trailers.iter().enumerate() {
+        let from = t + 7;
+        let next = trailers.get(n + 1).copied().unwrap_or(bytes.len());
+        let to = memmem::find(&bytes[from..next], b"startxref").map_or(next, |e| from + e);
+        if nesting(&bytes[from..to]) > max {
+            copy.get_or_insert_with(|| bytes.to_vec())[from..to].fill(b' ');
+        }
+    }
+    copy
 }
 
 /// Whether lopdf read every object the table lists where it says, and the

@@ -45,6 +45,12 @@ module PdfRecoveryFixtures
     make_pdf(*pages).sub("%PDF-1.4\n1 0 obj", '%PDF-1.4|1 0 obj').sub(%r{/Size \d+ }, '')
   end
 
+  # A trailer dictionary nested 10,000 deep (qpdf's issue-202, a
+  # stack-overflow test), the objects well formed.
+  def pdf_with_deep_trailer(*pages)
+    make_pdf(*pages).sub('/Root 1 0 R >>', "/Root 1 0 R /Deep #{'[' * 10_000}#{']' * 10_000} >>")
+  end
+
   # A download cut in the middle of the last page's content stream.
   def truncated_pdf(*pages)
     full = make_pdf(*pages)

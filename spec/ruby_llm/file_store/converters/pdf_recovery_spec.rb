@@ -42,6 +42,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(pdf_without_size_catalog_after_comment(*two_pages))).to eq(both_read)
     end
 
+    it 'reads the objects of a file whose trailer nests past the limit' do
+      expect(convert(pdf_with_deep_trailer(*two_pages))).to eq(both_read)
+    end
+
     it 'reads what a cut download holds' do
       expect(convert(truncated_pdf(*two_pages))).to start_with("## Page 1\n\nTermination clause\nninety days notice.\n")
     end
