@@ -417,7 +417,11 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
             _ if body.get(end).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
             _ => 0,
         };
-        if end != e {
+        // Data that holds the word `endstream` (pdfium's bug_543018_2) is
+        // right when its length ends at a later one: read on from there.
+        if end > e && body.get(end..).is_some_and(|r| r.starts_with(b"endstream")) {
+            i = end + 9;
+        } else if end != e {
             wrong.push(floor + key + 6);
         }
     }
@@ -593,6 +597,12 @@ mod tests {
                         6 0 obj << /Length 3 >> stream\nabc\nendstream";
         assert_eq!(wrong_lengths(encrypt, &never), Ok(vec![]));
         let no_length = b"5 0 obj << /Length 128 >> endobj 6 0 obj << >> stream\nabc\nendstream";
+        // A length past an `endstream` in the data, to the next one, is right.
+        let inside =
+            b"6 0 obj << /Length 14 >> stream\nab endstream c\nendstream 7 0 obj << /Length 9 >> \
+                       stream\nabc\nendstream";
+        let seventh = memmem::find_iter(inside, b"/Length ").nth(1).unwrap() + 6;
+        assert_eq!(wrong_lengths(inside, &never), Ok(vec![seventh]));
         assert_eq!(wrong_lengths(no_length, &never), Ok(vec![]));
         // Objects 2 (`/Length 9` over 3 bytes, not `/Length1`) and 4.
         let key = |n: usize| memmem::find_iter(body, b"/Length ").nth(n).map(|k| k + 6);

@@ -54,6 +54,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(pdf_with_wrong_lengths(*two_pages))).to eq(both_read)
     end
 
+    it 'reads a content stream whose right /Length holds the word endstream in its data' do
+      expect(convert(make_pdf("The word endstream\nis text here."))).to eq("## Page 1\n\nThe word endstream\nis text here.\n")
+    end
+
     it 'reads an encrypted file (RC4, empty password, no /ID) whose startxref is wrong' do
       bytes = encrypted_pdf_without_id("Encrypted and damaged,\nstill read.").sub(/startxref\n\d+/, "startxref\n3")
       expect(convert(bytes)).to eq("## Page 1\n\nEncrypted and damaged,\nstill read.\n")
