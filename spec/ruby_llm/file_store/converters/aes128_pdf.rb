@@ -37,7 +37,7 @@ class Aes128Pdf
 
   # Object 4, sealed with its own key (Algorithm 1 with the AES salt).
   def content
-    key = md5(@key + [4].pack('V')[0, 3] + [0].pack('v') + 'sAlT')
+    key = md5("#{@key}#{[4].pack('V')[0, 3]}#{[0].pack('v')}sAlT".b)
     vector = Random.new(7).bytes(16)
     cipher = OpenSSL::Cipher.new('AES-128-CBC').encrypt
     cipher.key = key
@@ -57,12 +57,7 @@ class Aes128Pdf
   def hex(data) = data.unpack1('H*')
 
   def rc4(key, data)
-    s = (0..255).to_a
-    j = 0
-    256.times do |i|
-      j = (j + s[i] + key.getbyte(i % key.bytesize)) & 255
-      s[i], s[j] = s[j], s[i]
-    end
+    s = schedule(key)
     i = j = 0
     data.bytes.map do |byte|
       i = (i + 1) & 255
@@ -70,5 +65,15 @@ class Aes128Pdf
       s[i], s[j] = s[j], s[i]
       byte ^ s[(s[i] + s[j]) & 255]
     end.pack('C*')
+  end
+
+  def schedule(key)
+    s = (0..255).to_a
+    j = 0
+    256.times do |i|
+      j = (j + s[i] + key.getbyte(i % key.bytesize)) & 255
+      s[i], s[j] = s[j], s[i]
+    end
+    s
   end
 end

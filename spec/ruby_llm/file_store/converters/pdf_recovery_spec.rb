@@ -55,7 +55,8 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     end
 
     it 'reads a content stream whose right /Length holds the word endstream in its data' do
-      expect(convert(make_pdf("The word endstream\nis text here."))).to eq("## Page 1\n\nThe word endstream\nis text here.\n")
+      expect(convert(make_pdf("The word endstream\nis text here.")))
+        .to eq("## Page 1\n\nThe word endstream\nis text here.\n")
     end
 
     it 'reads an encrypted file (RC4, empty password, no /ID) whose startxref is wrong' do
