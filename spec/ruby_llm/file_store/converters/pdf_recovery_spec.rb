@@ -64,6 +64,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(bytes)).to eq("## Page 1\n\nEncrypted and damaged,\nstill read.\n")
     end
 
+    it 'reads a file without its %PDF- header line' do
+      expect(convert(make_pdf(*two_pages).delete_prefix("%PDF-1.4\n"))).to eq(both_read)
+    end
+
     it 'still says a file with no objects at all is broken' do
       expect { convert("%PDF-1.7\nnothing else\nstartxref\n9\n%%EOF\n", 'broken.pdf') }
         .to raise_error(RubyLLM::FileStore::ConversionError, /broken\.pdf.*broken/)
