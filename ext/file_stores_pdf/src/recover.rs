@@ -70,6 +70,7 @@ pub fn rebuilt_section(
         return Ok(None);
     }
     let trailer = trailer_entries(body, &all, cancelled)?;
+    let starts: Vec<usize> = all.iter().map(|h| h.offset).collect();
     // The last definition of each number wins: sort by number, keeping the
     // file order among equal numbers, then take the last of each run.
     let mut latest = all;
@@ -85,7 +86,23 @@ pub fn rebuilt_section(
     if own == u32::MAX {
         return Ok(None);
     }
-    let at = body.len() + 1;
+    // Objects left open before their `endobj` are written again, closed,
+    // after the file, and listed there ([`syntax::unclosed`]).
+    let mut repairs = Vec::new();
+    for (n, h) in kept.iter_mut().enumerate() {
+        if n % 4096 == 4095 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        if let Some((object, closers)) = unclosed_object(body, h.offset, &starts) {
+            let offset = body.len() + repairs.len() + 1;
+            repairs.extend_from_slice(format!("\n{} {} obj", h.number, h.generation).as_bytes());
+            repairs.extend_from_slice(object);
+            repairs.extend(closers);
+            repairs.extend_from_slice(b"\nendobj");
+            h.offset = offset;
+        }
+    }
+    let at = body.len() + repairs.len() + 1;
     let width = offset_width(at);
     let mut index = String::new();
     let mut rows = Vec::with_capacity(kept.len() * (3 + width));
@@ -134,12 +151,32 @@ pub fn rebuilt_section(
             "its rebuilt cross-reference section would parse into more than {tokens_left} values"
         )));
     }
-    let mut out = format!("\n{own} 0 obj\n").into_bytes();
+    let mut out = repairs;
+    out.extend_from_slice(format!("\n{own} 0 obj\n").as_bytes());
     out.extend(dictionary);
     out.extend_from_slice(b"\nstream\n");
     out.extend(rows);
     out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
     Ok(Some(out))
+}
+
+/// The bytes of the object whose header is at `offset`, after its `obj` up
+/// to its `endobj` (or the next header in `starts`, sorted), with what
+/// closes what it leaves open, when it does.
+fn unclosed_object<'b>(
+    body: &'b [u8],
+    offset: usize,
+    starts: &[usize],
+) -> Option<(&'b [u8], Vec<u8>)> {
+    let next = starts
+        .get(starts.partition_point(|&s| s <= offset))
+        .copied()
+        .unwrap_or(body.len());
+    let region = body.get(offset..next)?;
+    let from = memmem::find(region, b"obj")? + 3;
+    let to = memmem::find(&region[from..], b"endobj").map_or(region.len(), |e| from + e);
+    let object = &region[from..to];
+    syntax::unclosed(object, 64).map(|closers| (object, closers))
 }
 
 /// The bytes an offset into a file of `len` bytes needs.

@@ -51,6 +51,14 @@ module PdfRecoveryFixtures
     make_pdf(*pages).sub('/Root 1 0 R >>', "/Root 1 0 R /Deep #{'[' * 10_000}#{']' * 10_000} >>")
   end
 
+  # The pages' font, the last object before the table (as in pdfium's
+  # bug_1893), with its dictionary not closed before its endobj. Up to 4
+  # pages, so every offset stays right.
+  def pdf_with_unclosed_font(*pages)
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding'
+    make_pdf(*pages, extra: [font]).gsub('/F1 3 0 R', "/F1 #{(pages.size * 2) + 4} 0 R")
+  end
+
   # A download cut in the middle of the last page's content stream.
   def truncated_pdf(*pages)
     full = make_pdf(*pages)

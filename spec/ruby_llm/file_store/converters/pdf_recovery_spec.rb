@@ -46,6 +46,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(pdf_with_deep_trailer(*two_pages))).to eq(both_read)
     end
 
+    it 'reads an object whose dictionary is left open before its endobj' do
+      expect(convert(pdf_with_unclosed_font(*two_pages))).to eq(both_read)
+    end
+
     it 'reads what a cut download holds' do
       expect(convert(truncated_pdf(*two_pages))).to start_with("## Page 1\n\nTermination clause\nninety days notice.\n")
     end
