@@ -373,6 +373,10 @@ def pdf_seeds():
     write("pdf_to_text", "broken_length.pdf", short)
     write("pdf_to_text", "broken_length_offsets.pdf",
           re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m.group(1)) + 7), short))
+    # The font with its dictionary left open before its endobj: the repair
+    # that writes it again, closed.
+    write("pdf_to_text", "broken_unclosed.pdf",
+          good.replace(b"/BaseFont /Helvetica >>", b"/BaseFont /Helvetica   "))
     # No /Size in the trailer, the catalog's header after a comment on its
     # line: only the table finds it.
     write("pdf_to_text", "broken_no_size.pdf",
