@@ -366,6 +366,21 @@ def pdf_seeds():
         b"\nendstream\nendobj\nstartxref\n999\n%%EOF\n"
     )
     write("pdf_to_text", "broken_xref_stream_trailer.pdf", xref_stream)
+    # A /Length that misses its endstream (same digits, so no offset moves):
+    # the wrong-length repair; and with the table's offsets wrong as well,
+    # the repair and the rebuilt table together.
+    short = good.replace(b"/Length %d >>" % len(text), b"/Length %d >>" % (len(text) // 2))
+    write("pdf_to_text", "broken_length.pdf", short)
+    write("pdf_to_text", "broken_length_offsets.pdf",
+          re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m.group(1)) + 7), short))
+    # The font with its dictionary left open before its endobj: the repair
+    # that writes it again, closed.
+    write("pdf_to_text", "broken_unclosed.pdf",
+          good.replace(b"/BaseFont /Helvetica >>", b"/BaseFont /Helvetica   "))
+    # No /Size in the trailer, the catalog's header after a comment on its
+    # line: only the table finds it.
+    write("pdf_to_text", "broken_no_size.pdf",
+          good.replace(b"%PDF-1.4\n1 0 obj", b"%PDF-1.4|1 0 obj").replace(b"/Size 6 ", b""))
     data = zlib.compress(png_up(text, 8)).hex().encode() + b">"
     objects = pdf_objects(data, "/Filter 6 0 R ", "/DecodeParms [null << /Predictor 12 /Columns 8 >>] ")
     objects.append(b"[/ASCIIHexDecode /FlateDecode]")

@@ -220,9 +220,18 @@ fn read_pages(
             limits.max_file_bytes
         )));
     }
-    if !bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
+    // A file without its `%PDF-` line whose first KiB holds an object
+    // header (pdf.js's bug1606566) is read as poppler reads it: given a
+    // header in a copy, its offsets then off, so its table is rebuilt.
+    let headed;
+    let bytes = if bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
+        bytes
+    } else if recover::headers(&bytes[..bytes.len().min(1024)], cancelled)?.is_empty() {
         return Err(Error::Broken("no %PDF- header; it is not a PDF".into()));
-    }
+    } else {
+        headed = [&b"%PDF-1.7\n"[..], bytes].concat();
+        &headed[..]
+    };
     let mut doc = load::load(bytes, limits, cancelled)?;
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(Error::Encrypted);
@@ -436,6 +445,22 @@ mod tests {
         assert_eq!(
             to_text(b"hello", Limits::default(), &|| false),
             Err(Error::Broken("no %PDF- header; it is not a PDF".into()))
+        );
+    }
+
+    #[test]
+    fn reads_objects_without_the_header_line() {
+        let pdf = b"1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n\
+                    2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n\
+                    3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+                    /Resources << /Font << /F1 5 0 R >> >> >> endobj\n\
+                    4 0 obj << /Length 52 >> stream\nBT /F1 12 Tf 72 720 Td (No header line, read.) Tj ET\n\
+                    endstream endobj\n\
+                    5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj\n\
+                    trailer << /Root 1 0 R >>\n%%EOF\n";
+        assert_eq!(
+            to_text(pdf, Limits::default(), &|| false),
+            Ok(Some("## Page 1\n\nNo header line, read.\n".into()))
         );
     }
 }

@@ -119,7 +119,23 @@ impl Drop for Installed {
 /// ([`recover`](crate::recover)); lopdf's parsing work over both reads
 /// together stays within `max_parse_scan`.
 pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Result<Document> {
-    let shape = syntax::shape(bytes);
+    let mut shape = syntax::shape(bytes);
+    // A trailer nested past the limit (qpdf's issue-202, a stack-overflow
+    // test) is damage, not the document: blanked in a copy, so the table or
+    // the rebuilt one finds the objects, as poppler reads them. Nesting
+    // anywhere else is refused.
+    let unnested;
+    let bytes: &[u8] = match (shape.depth > limits.max_nesting)
+        .then(|| blank_deep_trailers(bytes, limits.max_nesting))
+        .flatten()
+    {
+        Some(copy) => {
+            shape = syntax::shape(&copy);
+            unnested = copy;
+            &unnested
+        }
+        None => bytes,
+    };
     if shape.depth > limits.max_nesting {
         return Err(too_deep(limits));
     }
@@ -192,6 +208,23 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
         }
         Err(e) => Err(e),
     }
+}
+
+/// A copy of `bytes` with each `trailer` dictionary that nests past `max`
+/// written over with spaces (no offset moves), up to its `startxref`, or
+/// None when there is none. Linear: each trailer is read up to the next one.
+fn blank_deep_trailers(bytes: &[u8], max: usize) -> Option<Vec<u8>> {
+    let trailers: Vec<usize> = memmem::find_iter(bytes, b"trailer").collect();
+    let mut copy: Option<Vec<u8>> = None;
+    for (n, &t) in trailers.iter().enumerate() {
+        let from = t + 7;
+        let next = trailers.get(n + 1).copied().unwrap_or(bytes.len());
+        let to = memmem::find(&bytes[from..next], b"startxref").map_or(next, |e| from + e);
+        if nesting(&bytes[from..to]) > max {
+            copy.get_or_insert_with(|| bytes.to_vec())[from..to].fill(b' ');
+        }
+    }
+    copy
 }
 
 /// Whether lopdf read every object the table lists where it says, and the
@@ -338,6 +371,18 @@ fn load_file(
     structure.trailer.set("Encrypt", dictionary);
     direct_file_id(&mut structure);
     direct_crypt_filters(&mut structure);
+    if nothing_encrypted(&structure) {
+        // Only embedded files are (`/EFF`): the document's own strings and
+        // streams are plain, whatever the password.
+        drop(structure);
+        let mut doc = read(&hidden, Pass::Plain)?;
+        doc.trailer.remove(HIDDEN_KEY);
+        if let Some(id) = dictionary_id {
+            doc.objects.remove(&id);
+        }
+        return Ok(doc);
+    }
+    v4_key_length(&mut structure);
     structure
         .authenticate_password("")
         .map_err(|_| Error::Encrypted)?;
@@ -361,6 +406,76 @@ fn load_file(
         doc.objects.remove(&id);
     }
     Ok(doc)
+}
+
+/// The `/Encrypt` dictionary, direct or through its reference.
+fn encryption_dictionary(doc: &Document) -> Option<&Dictionary> {
+    let e = doc.trailer.get(b"Encrypt").ok()?;
+    match e {
+        Object::Reference(id) => doc.objects.get(id)?.as_dict().ok(),
+        other => other.as_dict().ok(),
+    }
+}
+
+/// Whether a version 4 or 5 security handler leaves the document's streams
+/// and strings unencrypted: `/StmF` and `/StrF` are `/Identity`, or absent
+/// (their default). qpdf's and Acrobat's "encrypt attachments only" files
+/// set a user password for the embedded files alone (`/EFF`); poppler and
+/// pdf.js read the rest without one.
+fn nothing_encrypted(doc: &Document) -> bool {
+    let Some(e) = encryption_dictionary(doc) else {
+        return false;
+    };
+    let identity = |key: &[u8]| {
+        e.get(key)
+            .map_or(true, |f| f.as_name().is_ok_and(|n| n == b"Identity"))
+    };
+    matches!(e.get(b"V").and_then(Object::as_i64), Ok(4 | 5))
+        && identity(b"StmF")
+        && identity(b"StrF")
+}
+
+/// A version 4 handler's key length, when `/Length` is missing, from its
+/// stream crypt filter's `/Length` (bytes, or bits past 40), 128 bits by
+/// default, as pdf.js reads it: lopdf takes 40 bits, and derives the wrong
+/// key for an AESV2 file written without it (pypdf's
+/// encryption_r4-aes-v2-no-key-length).
+fn v4_key_length(doc: &mut Document) {
+    let Some(e) = encryption_dictionary(doc) else {
+        return;
+    };
+    if e.has(b"Length") || e.get(b"V").and_then(Object::as_i64).ok() != Some(4) {
+        return;
+    }
+    let filter = e
+        .get(b"StmF")
+        .and_then(Object::as_name)
+        .ok()
+        .and_then(|name| e.get(b"CF").and_then(Object::as_dict).ok()?.get(name).ok())
+        .and_then(|f| f.as_dict().ok());
+    let mut bits = filter
+        .and_then(|f| f.get(b"Length").and_then(Object::as_i64).ok())
+        .unwrap_or(128);
+    if bits < 40 {
+        bits *= 8;
+    }
+    let bits = if (40..=128).contains(&bits) && bits % 8 == 0 {
+        bits
+    } else {
+        128
+    };
+    let id = doc
+        .trailer
+        .get(b"Encrypt")
+        .ok()
+        .and_then(|o| o.as_reference().ok());
+    let e = match id {
+        Some(id) => doc.objects.get_mut(&id),
+        None => doc.trailer.get_mut(b"Encrypt").ok(),
+    };
+    if let Some(Object::Dictionary(e)) = e {
+        e.set("Length", Object::Integer(bits));
+    }
 }
 
 /// The `/Encrypt` dictionary's crypt filters (`/CF`, and each filter in it)

@@ -60,11 +60,17 @@ pub fn rebuilt_section(
     tokens_left: u64,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Vec<u8>>> {
-    let all = headers(body, cancelled)?;
+    let mut all = headers(body, cancelled)?;
+    let listed = table_headers(body, &all, cancelled)?;
+    if !listed.is_empty() {
+        all.extend(listed);
+        all.sort_by_key(|h| h.offset);
+    }
     if all.is_empty() {
         return Ok(None);
     }
     let trailer = trailer_entries(body, &all, cancelled)?;
+    let starts: Vec<usize> = all.iter().map(|h| h.offset).collect();
     // The last definition of each number wins: sort by number, keeping the
     // file order among equal numbers, then take the last of each run.
     let mut latest = all;
@@ -80,7 +86,23 @@ pub fn rebuilt_section(
     if own == u32::MAX {
         return Ok(None);
     }
-    let at = body.len() + 1;
+    // Objects left open before their `endobj` are written again, closed,
+    // after the file, and listed there ([`syntax::unclosed`]).
+    let mut repairs = Vec::new();
+    for (n, h) in kept.iter_mut().enumerate() {
+        if n % 4096 == 4095 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        if let Some((object, closers)) = unclosed_object(body, h.offset, &starts) {
+            let offset = body.len() + repairs.len() + 1;
+            repairs.extend_from_slice(format!("\n{} {} obj", h.number, h.generation).as_bytes());
+            repairs.extend_from_slice(object);
+            repairs.extend(closers);
+            repairs.extend_from_slice(b"\nendobj");
+            h.offset = offset;
+        }
+    }
+    let at = body.len() + repairs.len() + 1;
     let width = offset_width(at);
     let mut index = String::new();
     let mut rows = Vec::with_capacity(kept.len() * (3 + width));
@@ -129,12 +151,32 @@ pub fn rebuilt_section(
             "its rebuilt cross-reference section would parse into more than {tokens_left} values"
         )));
     }
-    let mut out = format!("\n{own} 0 obj\n").into_bytes();
+    let mut out = repairs;
+    out.extend_from_slice(format!("\n{own} 0 obj\n").as_bytes());
     out.extend(dictionary);
     out.extend_from_slice(b"\nstream\n");
     out.extend(rows);
     out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
     Ok(Some(out))
+}
+
+/// The bytes of the object whose header is at `offset`, after its `obj` up
+/// to its `endobj` (or the next header in `starts`, sorted), with what
+/// closes what it leaves open, when it does.
+fn unclosed_object<'b>(
+    body: &'b [u8],
+    offset: usize,
+    starts: &[usize],
+) -> Option<(&'b [u8], Vec<u8>)> {
+    let next = starts
+        .get(starts.partition_point(|&s| s <= offset))
+        .copied()
+        .unwrap_or(body.len());
+    let region = body.get(offset..next)?;
+    let from = memmem::find(region, b"obj")? + 3;
+    let to = memmem::find(&region[from..], b"endobj").map_or(region.len(), |e| from + e);
+    let object = &region[from..to];
+    syntax::unclosed(object, 64).map(|closers| (object, closers))
 }
 
 /// The bytes an offset into a file of `len` bytes needs.
@@ -226,6 +268,109 @@ pub fn headers(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Header>>
     Ok(found)
 }
 
+/// The objects the file's own cross-reference tables list at an `N G obj`
+/// header of that number, for numbers the scan did not find (`found`): a
+/// header the scan cannot tell from other bytes (after a comment on its
+/// line, as in `%\xe2\xe3|1 0 obj`) still counts when the table points at
+/// it, so a file lopdf refuses for its trailer alone (no `/Size`) keeps its
+/// catalog, as poppler reads it. Linear: each table row is read once, and
+/// the tables together are as long as `check_xref_tables` lets them be.
+fn table_headers(
+    body: &[u8],
+    found: &[Header],
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Vec<Header>> {
+    let known: std::collections::HashSet<u32> = found.iter().map(|h| h.number).collect();
+    let mut listed = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut rows = 0u64;
+    for x in memmem::find_iter(body, b"xref") {
+        if body[..x].ends_with(b"start") || body.get(x + 4).is_some_and(|&b| is_regular(b)) {
+            continue;
+        }
+        let mut words = Words { body, at: x + 4 };
+        // Subsections: `first count`, then `count` rows `offset gen n|f`.
+        while let (Some(first), Some(count)) = (words.number(), words.number()) {
+            for n in 0..count {
+                rows += 1;
+                if rows % 4096 == 4095 && cancelled() {
+                    return Err(Error::Cancelled);
+                }
+                if rows > MAX_OBJECTS {
+                    return Err(Error::TooLarge(format!("more than {MAX_OBJECTS} objects")));
+                }
+                let (Some(offset), Some(generation), Some(kind)) =
+                    (words.number(), words.number(), words.word())
+                else {
+                    break;
+                };
+                let Ok(number) = u32::try_from(first.saturating_add(n)) else {
+                    break;
+                };
+                if kind != b"n" || number == 0 || known.contains(&number) {
+                    continue;
+                }
+                let (Ok(offset), Ok(generation)) =
+                    (usize::try_from(offset), u16::try_from(generation))
+                else {
+                    continue;
+                };
+                if header_at(body, offset) == Some((number, generation)) && seen.insert(number) {
+                    listed.push(Header {
+                        number,
+                        generation,
+                        offset,
+                    });
+                }
+            }
+        }
+    }
+    Ok(listed)
+}
+
+/// A cursor over a table's white-space separated words.
+struct Words<'b> {
+    body: &'b [u8],
+    at: usize,
+}
+
+impl<'b> Words<'b> {
+    fn word(&mut self) -> Option<&'b [u8]> {
+        while self.body.get(self.at).is_some_and(|&b| is_space(b)) {
+            self.at += 1;
+        }
+        let start = self.at;
+        while self.body.get(self.at).is_some_and(|&b| is_regular(b)) && self.at - start < 20 {
+            self.at += 1;
+        }
+        (self.at > start).then(|| &self.body[start..self.at])
+    }
+
+    /// The next word when it is a number; the cursor stays before anything else.
+    fn number(&mut self) -> Option<u64> {
+        let before = self.at;
+        let value = self
+            .word()
+            .filter(|w| w.iter().all(u8::is_ascii_digit))
+            .and_then(|w| std::str::from_utf8(w).ok()?.parse().ok());
+        if value.is_none() {
+            self.at = before;
+        }
+        value
+    }
+}
+
+/// The number and generation of the `N G obj` header at `offset`.
+fn header_at(body: &[u8], offset: usize) -> Option<(u32, u16)> {
+    let mut words = Words { body, at: offset };
+    let number = u32::try_from(words.number()?).ok()?;
+    let generation = u16::try_from(words.number()?).ok()?;
+    let rest = body.get(words.at..)?;
+    let rest = &rest[rest.iter().take_while(|&&b| is_space(b)).count()..];
+    (rest.starts_with(b"obj") && !rest.get(3).is_some_and(|&b| is_regular(b)))
+        .then_some((number, generation))
+}
+
 /// Where the `h` of each stream's direct `/Length` is when that length is
 /// wrong: its data, so long, is not followed by `endstream`. lopdf drops
 /// such an object (a page's content gone: pdf.js's helloworld-bad, a CRLF
@@ -309,7 +454,11 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
             _ if body.get(end).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
             _ => 0,
         };
-        if end != e {
+        // Data that holds the word `endstream` (pdfium's bug_543018_2) is
+        // right when its length ends at a later one: read on from there.
+        if end > e && body.get(end..).is_some_and(|r| r.starts_with(b"endstream")) {
+            i = end + 9;
+        } else if end != e {
             wrong.push(floor + key + 6);
         }
     }
@@ -444,6 +593,25 @@ mod tests {
     }
 
     #[test]
+    fn takes_the_headers_the_table_points_at_that_the_scan_missed() {
+        let body = b"%PDF-1.4|1 0 obj\n<< >>\nendobj\n2 0 obj\n[]\nendobj\nxref\n0 4\n\
+                     0000000000 65535 f \n0000000009 00000 n \n0000000030 00000 n \n\
+                     0000000002 00000 n \ntrailer\n<< /Root 1 0 R >>\n";
+        let found = headers(body, &never).unwrap();
+        assert_eq!(found.iter().map(|h| h.number).collect::<Vec<_>>(), [2]);
+        // Object 1 is where the table says; 3's row points at no header.
+        let listed = table_headers(body, &found, &never).unwrap();
+        assert_eq!(
+            listed,
+            [Header {
+                number: 1,
+                generation: 0,
+                offset: 9
+            }]
+        );
+    }
+
+    #[test]
     fn a_stream_with_no_end_hides_nothing() {
         let body = b"%PDF-1.4\n1 0 obj\n<< >>\nstream\nabc\n2 0 obj\n[]\nendobj\n";
         let found = headers(body, &never).unwrap();
@@ -466,6 +634,12 @@ mod tests {
                         6 0 obj << /Length 3 >> stream\nabc\nendstream";
         assert_eq!(wrong_lengths(encrypt, &never), Ok(vec![]));
         let no_length = b"5 0 obj << /Length 128 >> endobj 6 0 obj << >> stream\nabc\nendstream";
+        // A length past an `endstream` in the data, to the next one, is right.
+        let inside =
+            b"6 0 obj << /Length 14 >> stream\nab endstream c\nendstream 7 0 obj << /Length 9 >> \
+                       stream\nabc\nendstream";
+        let seventh = memmem::find_iter(inside, b"/Length ").nth(1).unwrap() + 6;
+        assert_eq!(wrong_lengths(inside, &never), Ok(vec![seventh]));
         assert_eq!(wrong_lengths(no_length, &never), Ok(vec![]));
         // Objects 2 (`/Length 9` over 3 bytes, not `/Length1`) and 4.
         let key = |n: usize| memmem::find_iter(body, b"/Length ").nth(n).map(|k| k + 6);

@@ -176,6 +176,44 @@ pub fn shape(bytes: &[u8]) -> Shape {
     shape
 }
 
+/// The brackets that close what an object's bytes (after `obj`, up to its
+/// `endobj`) leave open, innermost first (`>>` or `]`), or None when
+/// nothing is open, it holds a stream, or it closes more than it opens. A
+/// dictionary left open before `endobj` (pdfium's bug_1893, a font's
+/// missing `>>`) is one lopdf does not parse; poppler closes it there.
+/// Linear, and at most `max` deep.
+pub fn unclosed(bytes: &[u8], max: usize) -> Option<Vec<u8>> {
+    let mut scanner = Scanner {
+        bytes,
+        i: 0,
+        start: 0,
+    };
+    let mut open: Vec<bool> = Vec::new();
+    while let Some(token) = scanner.next() {
+        match token {
+            Token::Open => {
+                if open.len() >= max {
+                    return None;
+                }
+                open.push(bytes[scanner.start] == b'<');
+            }
+            Token::Close => {
+                open.pop()?;
+            }
+            Token::Stream => return None,
+            Token::Atom | Token::Word(_) => {}
+        }
+    }
+    if open.is_empty() {
+        return None;
+    }
+    let mut closers = Vec::with_capacity(open.len() * 3);
+    for dictionary in open.iter().rev() {
+        closers.extend_from_slice(if *dictionary { b" >>" } else { b" ]" });
+    }
+    Some(closers)
+}
+
 /// How deep arrays and dictionaries nest in `bytes`, outside strings,
 /// comments and stream data.
 pub fn nesting(bytes: &[u8]) -> usize {
@@ -321,6 +359,21 @@ mod tests {
         assert_eq!(nesting(b"<< /Length 4 >>\nstream\n[[[[\nendstream [x]"), 1);
         assert_eq!(nesting(b"% [[[\n[b]"), 1);
         assert_eq!(nesting(b"<00> <[[[> /N[[ [1]"), 6);
+    }
+
+    #[test]
+    fn closes_what_an_object_leaves_open() {
+        assert_eq!(
+            unclosed(b" << /A [1 (]>>) << /B 2 >>\n", 64),
+            Some(b" ] >>".to_vec())
+        );
+        assert_eq!(unclosed(b" << /A [1] >> ", 64), None);
+        assert_eq!(
+            unclosed(b" << /Length 3 >> stream\nabc\nendstream ", 64),
+            None
+        );
+        assert_eq!(unclosed(b" 1 ] ", 64), None);
+        assert_eq!(unclosed(b" [[[", 2), None);
     }
 
     #[test]

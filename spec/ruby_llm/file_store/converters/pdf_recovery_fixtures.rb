@@ -37,6 +37,28 @@ module PdfRecoveryFixtures
     end
   end
 
+  # A trailer without /Size (which lopdf requires), and the catalog's
+  # header on the line of the comment before it ("%PDF-1.4|1 0 obj", where
+  # no scan for headers takes it for one): only the table says where it is.
+  # Every offset stays right.
+  def pdf_without_size_catalog_after_comment(*pages)
+    make_pdf(*pages).sub("%PDF-1.4\n1 0 obj", '%PDF-1.4|1 0 obj').sub(%r{/Size \d+ }, '')
+  end
+
+  # A trailer dictionary nested 10,000 deep (qpdf's issue-202, a
+  # stack-overflow test), the objects well formed.
+  def pdf_with_deep_trailer(*pages)
+    make_pdf(*pages).sub('/Root 1 0 R >>', "/Root 1 0 R /Deep #{'[' * 10_000}#{']' * 10_000} >>")
+  end
+
+  # The pages' font, the last object before the table (as in pdfium's
+  # bug_1893), with its dictionary not closed before its endobj. Up to 4
+  # pages, so every offset stays right.
+  def pdf_with_unclosed_font(*pages)
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding'
+    make_pdf(*pages, extra: [font]).gsub('/F1 3 0 R', "/F1 #{(pages.size * 2) + 4} 0 R")
+  end
+
   # A download cut in the middle of the last page's content stream.
   def truncated_pdf(*pages)
     full = make_pdf(*pages)
@@ -48,6 +70,18 @@ module PdfRecoveryFixtures
   def encrypted_pdf_without_id(text)
     EncryptedPdf.new(objstm: Zlib::Deflate.deflate('7 0 << /Unused true >>'), content: page_content(text),
                      id: nil).bytes
+  end
+
+  # Encrypted for its attachments alone (V 5, R 6, /EFF, /StmF and /StrF
+  # /Identity, as qpdf's --encrypt ... --cleartext-metadata attachments
+  # writes): a user password that is not empty, and the page's text plain.
+  def pdf_encrypting_attachments_only(text)
+    salt = Random.new(11).bytes(48).unpack1('H*')
+    encrypt = '<< /Filter /Standard /V 5 /R 6 /Length 256 /P -1028 /EncryptMetadata false ' \
+              '/CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> /EFF /StdCF ' \
+              "/StmF /Identity /StrF /Identity /U <#{salt}> /O <#{salt}> /UE <#{salt[0, 64]}> " \
+              "/OE <#{salt[0, 64]}> /Perms <#{salt[0, 32]}> >>"
+    make_pdf(text, extra: [encrypt]).sub('/Root 1 0 R', '/Root 1 0 R /Encrypt 6 0 R')
   end
 
   # One page whose content stream goes through +filters+ (applied last

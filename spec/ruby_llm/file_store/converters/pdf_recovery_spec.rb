@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative 'pdf_recovery_fixtures'
+require_relative 'aes128_pdf'
 
 # Damaged cross-reference sections, encryption without an /ID, and every
 # standard filter: files other readers open, read through PdfText.
@@ -37,6 +38,18 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(pdf_with_wrong_offsets(*two_pages))).to eq(both_read)
     end
 
+    it 'reads a trailer without /Size through the table, even where a scan finds no catalog header' do
+      expect(convert(pdf_without_size_catalog_after_comment(*two_pages))).to eq(both_read)
+    end
+
+    it 'reads the objects of a file whose trailer nests past the limit' do
+      expect(convert(pdf_with_deep_trailer(*two_pages))).to eq(both_read)
+    end
+
+    it 'reads an object whose dictionary is left open before its endobj' do
+      expect(convert(pdf_with_unclosed_font(*two_pages))).to eq(both_read)
+    end
+
     it 'reads what a cut download holds' do
       expect(convert(truncated_pdf(*two_pages))).to start_with("## Page 1\n\nTermination clause\nninety days notice.\n")
     end
@@ -45,9 +58,18 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(pdf_with_wrong_lengths(*two_pages))).to eq(both_read)
     end
 
+    it 'reads a content stream whose right /Length holds the word endstream in its data' do
+      expect(convert(make_pdf("The word endstream\nis text here.")))
+        .to eq("## Page 1\n\nThe word endstream\nis text here.\n")
+    end
+
     it 'reads an encrypted file (RC4, empty password, no /ID) whose startxref is wrong' do
       bytes = encrypted_pdf_without_id("Encrypted and damaged,\nstill read.").sub(/startxref\n\d+/, "startxref\n3")
       expect(convert(bytes)).to eq("## Page 1\n\nEncrypted and damaged,\nstill read.\n")
+    end
+
+    it 'reads a file without its %PDF- header line' do
+      expect(convert(make_pdf(*two_pages).delete_prefix("%PDF-1.4\n"))).to eq(both_read)
     end
 
     it 'still says a file with no objects at all is broken' do
@@ -59,6 +81,16 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   it 'reads a file encrypted with the empty password (RC4) whose trailer has no /ID' do
     expect(convert(encrypted_pdf_without_id("Encrypted, and no ID\nin the trailer.")))
       .to eq("## Page 1\n\nEncrypted, and no ID\nin the trailer.\n")
+  end
+
+  it 'reads a file that encrypts its attachments alone, whatever their password' do
+    expect(convert(pdf_encrypting_attachments_only("Only the attachments\nare sealed.")))
+      .to eq("## Page 1\n\nOnly the attachments\nare sealed.\n")
+  end
+
+  it 'reads an AES-128 file (V 4) whose /Encrypt dictionary has no /Length' do
+    expect(convert(Aes128Pdf.new("AES-128 and\nno key length.").bytes))
+      .to eq("## Page 1\n\nAES-128 and\nno key length.\n")
   end
 
   it 'answers nil, not an error, for a catalog with no pages' do
