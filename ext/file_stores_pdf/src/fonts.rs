@@ -30,6 +30,10 @@ pub struct Font {
     to_unicode: HashMap<u32, String>,
     /// For simple fonts, the text of each byte from the encoding.
     simple: Vec<Option<String>>,
+    /// For simple fonts whose `/Differences` names are all numbers
+    /// (`g80`, `C6f`): the character each number names, read after the
+    /// embedded program, which knows better when it can say.
+    numbered: Vec<Option<char>>,
     /// CID font whose codes are UTF-16 (a `Uni…-UCS2-…` or `-UTF16-` CMap).
     utf16: bool,
     widths: HashMap<u32, f32>,
@@ -118,8 +122,8 @@ impl Font {
         } else {
             Vec::new()
         };
-        let simple = if two_byte {
-            Vec::new()
+        let (simple, numbered) = if two_byte {
+            (Vec::new(), Vec::new())
         } else {
             simple_encoding(doc, dict, budget)
         };
@@ -128,6 +132,7 @@ impl Font {
             codespace,
             to_unicode,
             simple,
+            numbered,
             utf16,
             widths: HashMap::new(),
             default_width: 500.0,
@@ -310,7 +315,13 @@ impl Font {
         } else if let Some(legacy) = self.legacy {
             legacy.code_len(rest[0])
         } else if self.codespace.is_empty() {
-            2
+            // A UTF-16 CMap's character beyond the BMP is a surrogate pair.
+            let high = rest.len() >= 4 && (0xD8..=0xDB).contains(&rest[0]);
+            if self.utf16 && high {
+                4
+            } else {
+                2
+            }
         } else {
             self.codespace
                 .iter()
@@ -349,7 +360,13 @@ impl Font {
                 None => out.push('\u{FFFD}'),
             }
         } else if self.two_byte {
-            match char::from_u32(code).filter(|_| self.utf16) {
+            let pair = [(code >> 16) as u16, code as u16];
+            let code_char = if code > 0xFFFF {
+                char::decode_utf16(pair).next().and_then(Result::ok)
+            } else {
+                char::from_u32(code)
+            };
+            match code_char.filter(|_| self.utf16) {
                 Some(c) => out.push(c),
                 None => match self.embedded.as_ref().and_then(|e| e.cid(code)) {
                     Some(t) => out.push_str(t),
@@ -368,7 +385,10 @@ impl Font {
                 .or_else(embedded)
             {
                 Some(t) => out.push_str(t),
-                None => out.push('\u{FFFD}'),
+                None => match self.numbered.get(code as usize).copied().flatten() {
+                    Some(c) => out.push(c),
+                    None => out.push('\u{FFFD}'),
+                },
             }
         }
     }
@@ -405,8 +425,13 @@ impl Iterator for Codes<'_, '_> {
 }
 
 /// The text of each byte for a simple font: its base encoding through
-/// lopdf, then its `/Differences`.
-fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Option<String>> {
+/// lopdf, then its `/Differences`; and the characters of its numbered
+/// glyph names ([`numbered_names`]).
+fn simple_encoding(
+    doc: &Document,
+    dict: &Dictionary,
+    budget: &Budget,
+) -> (Vec<Option<String>>, Vec<Option<char>>) {
     let encoding = get(doc, dict, b"Encoding");
     let base_name: &[u8] = match encoding {
         Some(Object::Name(n)) => n,
@@ -470,19 +495,24 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
     let base = table.clone();
     let type3 =
         get(doc, dict, b"Subtype").and_then(|o| o.as_name().ok()) == Some(b"Type3".as_slice());
+    let mut numbered = Vec::new();
     if let Some(Object::Dictionary(d)) = encoding {
         if let Some(Object::Array(diffs)) = get(doc, d, b"Differences") {
+            let diffs: Vec<&Object> = diffs.iter().map(|o| deref(doc, o)).collect();
+            numbered = numbered_names(&diffs);
             let mut code = 0usize;
             for item in diffs {
-                match deref(doc, item) {
+                match item {
                     Object::Integer(i) => code = (*i).clamp(0, 255) as usize,
                     Object::Name(name) => {
                         if code < 256 {
                             // A Type3 glyph named for nothing known reads
                             // as its code in the base encoding, as
                             // pdftotext does.
+                            let number = || numbered.get(code).copied().flatten();
                             table[code] = glyph_text(name)
                                 .or_else(|| numeric_name(name, code, &base))
+                                .or_else(|| type3.then(|| number().map(String::from)).flatten())
                                 .or_else(|| type3.then(|| base[code].clone()).flatten());
                         }
                         code += 1;
@@ -492,7 +522,91 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
             }
         }
     }
-    table
+    (table, numbered)
+}
+
+/// The characters of a `/Differences` array whose glyph names are all
+/// numbers, read as pdftotext reads them: `g80`, `cid80`-less `ab80` or `80`
+/// name the character U+0050 in decimal, or, when one name is a letter and
+/// two hexadecimal digits with a letter among them (`C6f`), every name is
+/// hexadecimal (`C50`, `4f`). Generators that write such names write every
+/// glyph so, from a code at most 5; one name of another form, and the names
+/// are names. Empty when the names are not numbers; control characters are
+/// no text.
+fn numbered_names(diffs: &[&Object]) -> Vec<Option<char>> {
+    let names: Vec<&[u8]> = diffs
+        .iter()
+        .filter_map(|o| o.as_name().ok())
+        .filter(|n| *n != b".notdef")
+        .collect();
+    let starts_low = diffs
+        .iter()
+        .all(|o| !matches!(o, Object::Integer(i) if *i > 5));
+    if names.is_empty() || !starts_low {
+        return Vec::new();
+    }
+    let hex = names.iter().any(|n| {
+        n.len() == 3
+            && n[0].is_ascii_alphabetic()
+            && n[1..].iter().all(u8::is_ascii_hexdigit)
+            && n[1..].iter().any(u8::is_ascii_alphabetic)
+    });
+    let mut out = vec![None; 256];
+    let mut code = 0usize;
+    for item in diffs {
+        match item {
+            Object::Integer(i) => code = (*i).clamp(0, 255) as usize,
+            Object::Name(name) => {
+                if name.as_slice() != b".notdef" {
+                    let number = numeric_value(name, hex);
+                    if number.is_none() {
+                        return Vec::new();
+                    }
+                    if let Some(slot) = out.get_mut(code) {
+                        *slot = number
+                            .and_then(char::from_u32)
+                            .filter(|c| !c.is_control() && *c != '\u{FFFD}');
+                    }
+                }
+                code += 1;
+            }
+            _ => return Vec::new(),
+        }
+    }
+    out
+}
+
+/// The number a generic glyph name carries (poppler's `parseNumericName`):
+/// up to two letters then decimal digits, or, in `hex`, two hexadecimal
+/// digits after at most one letter; trailing punctuation is allowed.
+fn numeric_value(name: &[u8], hex: bool) -> Option<u32> {
+    let (start, len, radix) = if hex {
+        match name
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count()
+        {
+            3 if name[0].is_ascii_alphabetic() => (1, 2, 16),
+            2 => (0, 2, 16),
+            _ => return None,
+        }
+    } else {
+        let letters = name
+            .iter()
+            .take(2)
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        let len = name[letters..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        (letters, len, 10)
+    };
+    // At most 8 digits: the value stays a u32.
+    if len == 0 || len > 8 || name[start + len..].iter().any(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    u32::from_str_radix(std::str::from_utf8(&name[start..start + len]).ok()?, radix).ok()
 }
 
 /// The built-in encoding of the standard font Symbol or ZapfDingbats, when
@@ -752,6 +866,7 @@ impl Font {
             codespace: Vec::new(),
             to_unicode: HashMap::new(),
             simple: Vec::new(),
+            numbered: Vec::new(),
             utf16: false,
             widths: HashMap::new(),
             default_width: 1000.0,
@@ -800,5 +915,30 @@ mod tests {
         assert_eq!(glyph_text(b"Asmall"), None);
         assert_eq!(glyph_text(b"f_g12"), None);
         assert_eq!(glyph_text(b".notdef"), None);
+    }
+
+    #[test]
+    fn numbers_glyph_names_only_when_every_name_is_a_number() {
+        let name = |n: &str| Object::Name(n.as_bytes().to_vec());
+        let read = |items: Vec<Object>| {
+            let refs: Vec<&Object> = items.iter().collect();
+            numbered_names(&refs)
+        };
+        // `cid97`: three letters, so no number (pdftotext reads it so too).
+        assert!(read(vec![Object::Integer(1), name("g80"), name("cid97")]).is_empty());
+        let decimal = read(vec![Object::Integer(1), name("g80"), name("ab97.")]);
+        assert_eq!((decimal[1], decimal[2]), (Some('P'), Some('a')));
+        let hex = read(vec![
+            Object::Integer(0),
+            name("C50"),
+            name("6f"),
+            name("C6f"),
+        ]);
+        assert_eq!(&hex[..3], [Some('P'), Some('o'), Some('o')]);
+        // A code of 0x12 is a control character: no text.
+        assert_eq!(read(vec![Object::Integer(2), name("g18")])[2], None);
+        // One real name, or a run starting past code 5: names, not numbers.
+        assert!(read(vec![Object::Integer(1), name("g80"), name("A")]).is_empty());
+        assert!(read(vec![Object::Integer(65), name("g80")]).is_empty());
     }
 }

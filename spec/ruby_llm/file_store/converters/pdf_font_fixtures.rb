@@ -42,6 +42,24 @@ module PdfFontFixtures
              font: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>')
   end
 
+  # Helvetica whose /Differences name every glyph by a number, from code 1:
+  # +names+ (`g80` or `C50` for "P"), shown as "Potato salad".
+  def pdf_with_numbered_glyph_names(names)
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 1 /LastChar 12 ' \
+           "/Widths [#{(['556'] * 12).join(' ')}] " \
+           "/Encoding << /Type /Encoding /Differences [1 #{names.map { |n| "/#{n}" }.join(' ')}] >> >>"
+    text_pdf("BT /F1 12 Tf 72 720 Td <0102030405060708090A0B0C> Tj ET\n", font:)
+  end
+
+  # A CID font whose predefined CMap is UniJIS-UTF16-H: codes are UTF-16,
+  # 𠮷 (beyond the BMP) a surrogate pair, shown as "日本語の𠮷野家".
+  def pdf_with_utf16_cmap
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPr6N-Regular /Encoding /UniJIS-UTF16-H ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> >>] >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td <65E5672C8A9E306ED842DFB791CE5BB6> Tj ET\n", font:)
+  end
+
   # The standard font Symbol with no /Encoding: its own encoding gives
   # Greek for Latin codes.
   def pdf_with_symbol_font
