@@ -148,6 +148,7 @@ impl Font {
         if two_byte && encoding_name.starts_with(b"Identity") {
             font.collection = collection(doc, dict);
         }
+        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         // A CID font with no map to text, and no glyph text in its program
         // (often none embedded): its writer meant the codes as Unicode, as
         // pdftotext reads them.
@@ -156,7 +157,6 @@ impl Font {
             && font.embedded.is_none()
             && encoding_name.starts_with(b"Identity")
             && font.collection.is_none();
-        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         if two_byte {
             font.cid_widths(doc, dict);
         } else {

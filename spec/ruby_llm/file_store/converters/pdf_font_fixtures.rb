@@ -2,6 +2,7 @@
 
 require_relative 'pdf_text_fixtures'
 require_relative 'cff_fixture'
+require_relative 'truetype_fixture'
 
 # PDFs whose words depend on how their fonts are read: a Type 1C (CFF)
 # program's built-in encoding and glyph names, ligature glyph names, and the
@@ -58,6 +59,22 @@ module PdfFontFixtures
            '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular ' \
            '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> >>] >>'
     text_pdf("BT /F1 12 Tf 72 720 Td <65E5672C8A9E306ED842DFB791CE5BB6> Tj ET\n", font:)
+  end
+
+  # An Identity-H CID font of Ordering Identity with no ToUnicode map whose
+  # embedded TrueType program's cmap names its glyphs; the page shows glyph
+  # ids, "Potato salad".
+  def pdf_with_identity_truetype
+    chars = 'Poat sld'.chars
+    groups = chars.each_with_index.map { |c, i| [c.ord, c.ord, i + 1] }.sort
+    program = TruetypeFixture.font(glyphs: chars.size + 1, cmap: TruetypeFixture.format12_cmap(groups))
+    gids = 'Potato salad'.chars.map { |c| format('%04X', chars.index(c) + 1) }.join
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Fixture /Encoding /Identity-H ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Fixture ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 ' \
+           '/CIDToGIDMap /Identity /FontDescriptor << /Type /FontDescriptor /FontName /ABCDEF+Fixture ' \
+           '/Flags 4 /FontFile2 6 0 R >> >>] >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{gids}> Tj ET\n", font:, extra: [pdf_stream(program, deflate: true)])
   end
 
   # The standard font Symbol with no /Encoding: its own encoding gives

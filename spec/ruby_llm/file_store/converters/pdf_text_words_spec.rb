@@ -40,6 +40,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_utf16_cmap)).to eq("## Page 1\n\n日本語の𠮷野家\n")
   end
 
+  it "reads an Identity CID font without ToUnicode through its embedded program's cmap" do
+    expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
+  end
+
   it 'reads the standard font Symbol through its own encoding when the PDF names none' do
     expect(convert(pdf_with_symbol_font)).to eq("## Page 1\n\nαβγδπθλμ\n")
   end
