@@ -231,9 +231,12 @@ impl Font {
             let base = get(doc, dict, b"BaseFont")
                 .and_then(|o| o.as_name().ok())
                 .unwrap_or(b"");
-            if let Some(ws) = crate::standard::widths(base, &self.simple) {
-                self.widths = ws;
-            }
+            let flags = get(doc, dict, b"FontDescriptor")
+                .and_then(|o| o.as_dict().ok())
+                .and_then(|d| get(doc, d, b"Flags"))
+                .and_then(|o| o.as_i64().ok())
+                .unwrap_or(0);
+            self.widths = crate::standard::widths(base, flags, &self.simple);
         }
         if let Some(Object::Array(ws)) = get(doc, dict, b"Widths") {
             for (i, w) in ws.iter().take(256).enumerate() {

@@ -77,6 +77,16 @@ module PdfFontFixtures
     text_pdf("BT /F1 12 Tf 72 720 Td <#{gids}> Tj ET\n", font:, extra: [pdf_stream(program, deflate: true)])
   end
 
+  # A font that is none of the standard ones (Garamond, serif by its
+  # flags), with no /Widths: "Million Dollar Man", a word per Td, 3 points
+  # apart by Times' widths (which pdftotext measures it by) and overlapping
+  # at a guessed half em each.
+  def pdf_with_unmeasured_font
+    font = '<< /Type /Font /Subtype /TrueType /BaseFont /Garamond /Encoding /WinAnsiEncoding ' \
+           '/FontDescriptor << /Type /FontDescriptor /FontName /Garamond /Flags 34 >> >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td (Million) Tj 41 0 Td (Dollar) Tj 35 0 Td (Man) Tj ET\n", font:)
+  end
+
   # The standard font Symbol with no /Encoding: its own encoding gives
   # Greek for Latin codes.
   def pdf_with_symbol_font

@@ -44,6 +44,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
   end
 
+  it 'places the glyphs of a font with no widths by the standard font that stands in for it' do
+    expect(convert(pdf_with_unmeasured_font)).to eq("## Page 1\n\nMillion Dollar Man\n")
+  end
+
   it 'reads the standard font Symbol through its own encoding when the PDF names none' do
     expect(convert(pdf_with_symbol_font)).to eq("## Page 1\n\nαβγδπθλμ\n")
   end
