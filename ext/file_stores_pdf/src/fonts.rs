@@ -534,8 +534,8 @@ fn simple_encoding(
 /// two hexadecimal digits with a letter among them (`C6f`), every name is
 /// hexadecimal (`C50`, `4f`). Generators that write such names write every
 /// glyph so, from a code at most 5; one name of another form, and the names
-/// are names. Empty when the names are not numbers; control characters are
-/// no text.
+/// are names. Empty when the names are not numbers; control characters and
+/// numbers past 255 (glyph ids, rather) are no text.
 fn numbered_names(diffs: &[&Object]) -> Vec<Option<char>> {
     let names: Vec<&[u8]> = diffs
         .iter()
@@ -566,7 +566,9 @@ fn numbered_names(diffs: &[&Object]) -> Vec<Option<char>> {
                         return Vec::new();
                     }
                     if let Some(slot) = out.get_mut(code) {
+                        // Beyond a byte the number is rather a glyph id.
                         *slot = number
+                            .filter(|&n| n <= 0xFF)
                             .and_then(char::from_u32)
                             .filter(|c| !c.is_control() && *c != '\u{FFFD}');
                     }
