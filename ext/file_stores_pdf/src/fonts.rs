@@ -840,6 +840,32 @@ fn component_text(base: &str) -> Option<String> {
     Some(text.to_owned())
 }
 
+/// The combining mark of a glyph that is a spacing accent (¨ ´ ` ˆ ˜ ¸ ˚
+/// ˇ ¯ ˙ ˝ ˘), poppler's list: an accent drawn over a letter, as TeX draws
+/// `\"{\i}` (the accent, then the letter under it), is that letter's mark.
+pub fn combining_mark(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    if chars.next().is_some() {
+        return None;
+    }
+    Some(match c {
+        '`' => '\u{300}',
+        '\u{A8}' => '\u{308}',
+        '\u{AF}' => '\u{304}',
+        '\u{B4}' => '\u{301}',
+        '\u{B8}' => '\u{327}',
+        '\u{2C6}' => '\u{302}',
+        '\u{2C7}' => '\u{30C}',
+        '\u{2D8}' => '\u{306}',
+        '\u{2D9}' => '\u{307}',
+        '\u{2DA}' => '\u{30A}',
+        '\u{2DC}' => '\u{303}',
+        '\u{2DD}' => '\u{30B}',
+        _ => return None,
+    })
+}
+
 /// Latin letters with an accent named the Adobe way (`eacute`, `Udieresis`).
 fn accented(name: &str) -> Option<String> {
     const MARKS: [(&str, char); 9] = [

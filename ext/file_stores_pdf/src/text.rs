@@ -85,6 +85,10 @@ struct Line {
     room: usize,
     /// A character did not fit in `room`.
     full: bool,
+    /// Where the last glyph started, and, when it was a spacing accent
+    /// (the last character of `out`), its mark.
+    last_start: [f64; 2],
+    accent: Option<char>,
 }
 
 /// How many glyphs back a repeat is looked for.
@@ -98,6 +102,8 @@ impl Line {
             recent: Default::default(),
             room,
             full: false,
+            last_start: [0.0; 2],
+            accent: None,
         }
     }
 
@@ -125,6 +131,9 @@ impl Line {
             self.recent.pop_front();
         }
         self.recent.push_back((start, text.to_owned()));
+        if self.accented(start, end, size, text) {
+            return;
+        }
         let dx = end[0] - start[0];
         let dy = end[1] - start[1];
         let len = (dx * dx + dy * dy).sqrt();
@@ -153,15 +162,64 @@ impl Line {
             }
         }
         self.last = Some((end, dir, size));
+        self.last_start = start;
+        self.accent = crate::fonts::combining_mark(text);
+    }
+
+    /// Joins an accent and the letter it is drawn over, in either order, as
+    /// the letter and its combining mark, as pdftotext does (`naı̈ve`, not
+    /// `na¨ıve`); true when `text` is placed so.
+    fn accented(&mut self, start: [f64; 2], end: [f64; 2], size: f64, text: &str) -> bool {
+        let accent = self.accent.take();
+        let Some((last_end, last_dir, _)) = self.last else {
+            return false;
+        };
+        // The middle of one glyph lies over the other's advance.
+        let over = |mid: [f64; 2], from: [f64; 2], to: [f64; 2]| {
+            let (lo, hi) = (from[0].min(to[0]), from[0].max(to[0]));
+            hi - lo > 1e-6 && (lo..=hi).contains(&mid[0]) && (mid[1] - from[1]).abs() < size
+        };
+        let middle = |a: [f64; 2], b: [f64; 2]| [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+        if let Some(mark) = crate::fonts::combining_mark(text) {
+            // An accent over the letter before it.
+            let last_start = self.last_start;
+            if accent.is_none() && over(middle(start, end), last_start, last_end) {
+                self.push(mark);
+                return true;
+            }
+            return false;
+        }
+        let Some(mark) = accent else {
+            return false;
+        };
+        // The letter under the accent just shown: the letter, then its mark.
+        let shown = self.out.chars().next_back().map(String::from);
+        let shown = shown.as_deref().and_then(crate::fonts::combining_mark);
+        if shown == Some(mark) && over(middle(self.last_start, last_end), start, end) {
+            self.out.pop();
+            for c in text
+                .chars()
+                .filter(|c| !c.is_control() && !c.is_whitespace())
+            {
+                self.push(c);
+            }
+            self.push(mark);
+            self.last = Some((end, last_dir, size));
+            self.last_start = start;
+            return true;
+        }
+        false
     }
 
     fn space(&mut self) {
+        self.accent = None;
         if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
             self.push(' ');
         }
     }
 
     fn newline(&mut self) {
+        self.accent = None;
         while self.out.ends_with(' ') {
             self.out.pop();
         }
@@ -818,6 +876,24 @@ mod tests {
         line.glyph([13.0, 0.0], [18.0, 0.0], 10.0, "c");
         line.glyph([0.0, -12.0], [5.0, -12.0], 10.0, "d");
         assert_eq!(line.out, "ab c\nd");
+    }
+
+    #[test]
+    fn joins_an_accent_and_the_letter_it_is_drawn_over() {
+        // TeX: the accent, then the letter under it.
+        let mut line = Line::new(usize::MAX);
+        line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "a");
+        line.glyph([5.0, 0.0], [10.0, 0.0], 10.0, "\u{A8}");
+        line.glyph([5.5, 0.0], [8.5, 0.0], 10.0, "\u{131}");
+        line.glyph([8.5, 0.0], [13.0, 0.0], 10.0, "v");
+        assert_eq!(line.out, "a\u{131}\u{308}v");
+        // The accent over the letter before it; one beside a letter stays.
+        let mut line = Line::new(usize::MAX);
+        line.glyph([0.0, 0.0], [5.0, 0.0], 10.0, "e");
+        line.glyph([0.5, 0.0], [4.5, 0.0], 10.0, "\u{B4}");
+        line.glyph([5.0, 0.0], [10.0, 0.0], 10.0, "\u{B4}");
+        line.glyph([10.0, 0.0], [15.0, 0.0], 10.0, "x");
+        assert_eq!(line.out, "e\u{301}\u{B4}x");
     }
 
     #[test]

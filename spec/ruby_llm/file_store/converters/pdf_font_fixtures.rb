@@ -87,6 +87,13 @@ module PdfFontFixtures
     text_pdf("BT /F1 12 Tf 72 720 Td (Million) Tj 41 0 Td (Dollar) Tj 35 0 Td (Man) Tj ET\n", font:)
   end
 
+  # Accents drawn over letters as separate glyphs: TeX's dieresis, then the
+  # i under it; an acute after the e it is moved back over. "A naïve café story".
+  def pdf_with_accent_glyphs
+    text_pdf("BT /F1 12 Tf 72 720 Td [(A na) (\\250) 278 (ive caf) (e) 389 (\\264) 56 ( story)] TJ ET\n",
+             font: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>')
+  end
+
   # The standard font Symbol with no /Encoding: its own encoding gives
   # Greek for Latin codes.
   def pdf_with_symbol_font

@@ -48,6 +48,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_unmeasured_font)).to eq("## Page 1\n\nMillion Dollar Man\n")
   end
 
+  it 'joins an accent glyph and the letter it is drawn over, in either order, as pdftotext does' do
+    expect(convert(pdf_with_accent_glyphs).unicode_normalize(:nfc)).to eq("## Page 1\n\nA naïve café story\n")
+  end
+
   it 'reads the standard font Symbol through its own encoding when the PDF names none' do
     expect(convert(pdf_with_symbol_font)).to eq("## Page 1\n\nαβγδπθλμ\n")
   end
