@@ -460,7 +460,10 @@ fn simple_encoding(
                     || s.contains('\u{FFFD}')
                     || (b < 32 && s.chars().all(char::is_control));
                 if !unmapped {
-                    *slot = Some(s);
+                    // The base encodings' ligatures (Standard's and
+                    // MacRoman's fi, fl) are their letters, as their glyph
+                    // names read and as pdftotext writes them.
+                    *slot = Some(s.replace('\u{FB01}', "fi").replace('\u{FB02}', "fl"));
                 }
             }
         }

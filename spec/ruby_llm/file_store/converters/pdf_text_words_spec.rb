@@ -52,6 +52,12 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_accent_glyphs).unicode_normalize(:nfc)).to eq("## Page 1\n\nA naïve café story\n")
   end
 
+  it "reads the base encodings' ligatures fi and fl as their letters, as pdftotext does" do
+    pdf = text_pdf("BT /F1 12 Tf 72 720 Td (The \\256rst \\257ow) Tj ET\n",
+                   font: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>')
+    expect(convert(pdf)).to eq("## Page 1\n\nThe first flow\n")
+  end
+
   it 'reads the standard font Symbol through its own encoding when the PDF names none' do
     expect(convert(pdf_with_symbol_font)).to eq("## Page 1\n\nαβγδπθλμ\n")
   end
