@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::fonts::glyph_text;
+use crate::names::glyph_text;
 
 /// A glyph of a standard font: its code in the font's own encoding (-1 for
 /// none), its width in thousandths of an em, and its name.

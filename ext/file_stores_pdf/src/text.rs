@@ -163,7 +163,7 @@ impl Line {
         }
         self.last = Some((end, dir, size));
         self.last_start = start;
-        self.accent = crate::fonts::combining_mark(text);
+        self.accent = crate::names::combining_mark(text);
     }
 
     /// Joins an accent and the letter it is drawn over, in either order, as
@@ -180,7 +180,7 @@ impl Line {
             hi - lo > 1e-6 && (lo..=hi).contains(&mid[0]) && (mid[1] - from[1]).abs() < size
         };
         let middle = |a: [f64; 2], b: [f64; 2]| [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-        if let Some(mark) = crate::fonts::combining_mark(text) {
+        if let Some(mark) = crate::names::combining_mark(text) {
             // An accent over the letter before it.
             let last_start = self.last_start;
             if accent.is_none() && over(middle(start, end), last_start, last_end) {
@@ -194,7 +194,7 @@ impl Line {
         };
         // The letter under the accent just shown: the letter, then its mark.
         let shown = self.out.chars().next_back().map(String::from);
-        let shown = shown.as_deref().and_then(crate::fonts::combining_mark);
+        let shown = shown.as_deref().and_then(crate::names::combining_mark);
         if shown == Some(mark) && over(middle(self.last_start, last_end), start, end) {
             self.out.pop();
             for c in text
