@@ -22,7 +22,7 @@ use ttf_parser::cmap::{Format, Subtable};
 use ttf_parser::{Face, GlyphId, Tag};
 
 use crate::filters::{self, Budget};
-use crate::fonts::glyph_text;
+use crate::names::glyph_text;
 
 /// The most glyph-to-text entries kept from one font: every glyph id. (The
 /// loops over glyphs run to the font's count, a u16; they once ran to

@@ -16,6 +16,7 @@ use crate::cmap::{parse_codespace, parse_to_unicode, MAX_RANGE};
 use crate::embedded::GlyphText;
 use crate::filters::{self, Budget};
 use crate::legacy::Legacy;
+use crate::names::{glyph_text, numbered_names, numeric_name};
 
 /// The most bytes a font program or ToUnicode map may decode to.
 const MAX_FONT_BYTES: usize = 16 << 20;
@@ -30,6 +31,10 @@ pub struct Font {
     to_unicode: HashMap<u32, String>,
     /// For simple fonts, the text of each byte from the encoding.
     simple: Vec<Option<String>>,
+    /// For simple fonts whose `/Differences` names are all numbers
+    /// (`g80`, `C6f`): the character each number names, read after the
+    /// embedded program, which knows better when it can say.
+    numbered: Vec<Option<char>>,
     /// CID font whose codes are UTF-16 (a `Uni…-UCS2-…` or `-UTF16-` CMap).
     utf16: bool,
     widths: HashMap<u32, f32>,
@@ -121,8 +126,8 @@ impl Font {
         } else {
             Vec::new()
         };
-        let simple = if two_byte {
-            Vec::new()
+        let (simple, numbered) = if two_byte {
+            (Vec::new(), Vec::new())
         } else {
             simple_encoding(doc, dict, budget)
         };
@@ -131,6 +136,7 @@ impl Font {
             codespace,
             to_unicode,
             simple,
+            numbered,
             utf16,
             widths: HashMap::new(),
             default_width: 500.0,
@@ -151,6 +157,7 @@ impl Font {
         if two_byte && encoding_name.starts_with(b"Identity") {
             font.collection = collection(doc, dict);
         }
+        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         // A CID font with no map to text, and no glyph text in its program
         // (often none embedded): its writer meant the codes as Unicode, as
         // pdftotext reads them.
@@ -159,7 +166,6 @@ impl Font {
             && font.embedded.is_none()
             && encoding_name.starts_with(b"Identity")
             && font.collection.is_none();
-        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
         if two_byte {
             font.cid_widths(doc, dict);
         } else {
@@ -234,9 +240,12 @@ impl Font {
             let base = get(doc, dict, b"BaseFont")
                 .and_then(|o| o.as_name().ok())
                 .unwrap_or(b"");
-            if let Some(ws) = crate::standard::widths(base, &self.simple) {
-                self.widths = ws;
-            }
+            let flags = get(doc, dict, b"FontDescriptor")
+                .and_then(|o| o.as_dict().ok())
+                .and_then(|d| get(doc, d, b"Flags"))
+                .and_then(|o| o.as_i64().ok())
+                .unwrap_or(0);
+            self.widths = crate::standard::widths(base, flags, &self.simple);
         }
         if let Some(Object::Array(ws)) = get(doc, dict, b"Widths") {
             for (i, w) in ws.iter().take(256).enumerate() {
@@ -318,7 +327,13 @@ impl Font {
         } else if let Some(legacy) = self.legacy {
             legacy.code_len(rest[0])
         } else if self.codespace.is_empty() {
-            2
+            // A UTF-16 CMap's character beyond the BMP is a surrogate pair.
+            let high = rest.len() >= 4 && (0xD8..=0xDB).contains(&rest[0]);
+            if self.utf16 && high {
+                4
+            } else {
+                2
+            }
         } else {
             self.codespace
                 .iter()
@@ -357,7 +372,13 @@ impl Font {
                 None => out.push('\u{FFFD}'),
             }
         } else if self.two_byte {
-            match char::from_u32(code).filter(|_| self.utf16) {
+            let pair = [(code >> 16) as u16, code as u16];
+            let code_char = if code > 0xFFFF {
+                char::decode_utf16(pair).next().and_then(Result::ok)
+            } else {
+                char::from_u32(code)
+            };
+            match code_char.filter(|_| self.utf16) {
                 Some(c) => out.push(c),
                 None => match self.embedded.as_ref().and_then(|e| e.cid(code)) {
                     Some(t) => out.push_str(t),
@@ -376,7 +397,10 @@ impl Font {
                 .or_else(embedded)
             {
                 Some(t) => out.push_str(t),
-                None => out.push('\u{FFFD}'),
+                None => match self.numbered.get(code as usize).copied().flatten() {
+                    Some(c) => out.push(c),
+                    None => out.push('\u{FFFD}'),
+                },
             }
         }
     }
@@ -418,8 +442,13 @@ impl Iterator for Codes<'_, '_> {
 }
 
 /// The text of each byte for a simple font: its base encoding through
-/// lopdf, then its `/Differences`.
-fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Option<String>> {
+/// lopdf, then its `/Differences`; and the characters of its numbered
+/// glyph names ([`numbered_names`]).
+fn simple_encoding(
+    doc: &Document,
+    dict: &Dictionary,
+    budget: &Budget,
+) -> (Vec<Option<String>>, Vec<Option<char>>) {
     let encoding = get(doc, dict, b"Encoding");
     let base_name: &[u8] = match encoding {
         Some(Object::Name(n)) => n,
@@ -445,7 +474,10 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
                     || s.contains('\u{FFFD}')
                     || (b < 32 && s.chars().all(char::is_control));
                 if !unmapped {
-                    *slot = Some(s);
+                    // The base encodings' ligatures (Standard's and
+                    // MacRoman's fi, fl) are their letters, as their glyph
+                    // names read and as pdftotext writes them.
+                    *slot = Some(s.replace('\u{FB01}', "fi").replace('\u{FB02}', "fl"));
                 }
             }
         }
@@ -483,19 +515,24 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
     let base = table.clone();
     let type3 =
         get(doc, dict, b"Subtype").and_then(|o| o.as_name().ok()) == Some(b"Type3".as_slice());
+    let mut numbered = Vec::new();
     if let Some(Object::Dictionary(d)) = encoding {
         if let Some(Object::Array(diffs)) = get(doc, d, b"Differences") {
+            let diffs: Vec<&Object> = diffs.iter().map(|o| deref(doc, o)).collect();
+            numbered = numbered_names(&diffs);
             let mut code = 0usize;
             for item in diffs {
-                match deref(doc, item) {
+                match item {
                     Object::Integer(i) => code = (*i).clamp(0, 255) as usize,
                     Object::Name(name) => {
                         if code < 256 {
                             // A Type3 glyph named for nothing known reads
                             // as its code in the base encoding, as
                             // pdftotext does.
+                            let number = || numbered.get(code).copied().flatten();
                             table[code] = glyph_text(name)
                                 .or_else(|| numeric_name(name, code, &base))
+                                .or_else(|| type3.then(|| number().map(String::from)).flatten())
                                 .or_else(|| type3.then(|| base[code].clone()).flatten());
                         }
                         code += 1;
@@ -505,7 +542,7 @@ fn simple_encoding(doc: &Document, dict: &Dictionary, budget: &Budget) -> Vec<Op
             }
         }
     }
-    table
+    (table, numbered)
 }
 
 /// The built-in encoding of the standard font Symbol or ZapfDingbats, when
@@ -594,169 +631,6 @@ fn cff_encoding(program: &lopdf::Stream, budget: &Budget) -> Vec<(usize, Vec<u8>
     out
 }
 
-/// Names such as `a97`, `g65` or `cid48` that carry the code itself, as some
-/// generators of Type3 fonts write them: the code's text in the base
-/// encoding, as pdftotext reads them.
-fn numeric_name(name: &[u8], code: usize, base: &[Option<String>]) -> Option<String> {
-    let digits = name.iter().position(u8::is_ascii_digit)?;
-    if digits == 0 || digits > 3 || !name[..digits].iter().all(u8::is_ascii_alphabetic) {
-        return None;
-    }
-    let number = std::str::from_utf8(&name[digits..]).ok()?;
-    // Decimal (`a97`) or hexadecimal (`C41`, `C2c`) naming the code itself.
-    let n = [10, 16]
-        .iter()
-        .filter_map(|&radix| usize::from_str_radix(number, radix).ok())
-        .find(|&n| n == code)?;
-    if !(32..256).contains(&n) {
-        return None;
-    }
-    // Codes the base encoding leaves empty read as Latin-1.
-    base.get(n)
-        .cloned()
-        .flatten()
-        .or_else(|| (n >= 0xa0).then(|| char::from(n as u8).to_string()))
-}
-
-/// The text of a glyph name as the Adobe Glyph List specification reads it:
-/// what follows the first `.` is a variant suffix (`a.sc`), and `_` joins
-/// components (`f_f_i`, `uni0066_uni0069`), each read by [`component_text`];
-/// `None` when a component says nothing (`g12`, `cid7`).
-pub fn glyph_text(name: &[u8]) -> Option<String> {
-    let name = std::str::from_utf8(name).ok()?;
-    let base = name.split('.').next().unwrap_or(name);
-    if base.is_empty() {
-        return None;
-    }
-    let mut out = String::new();
-    for component in base.split('_') {
-        out.push_str(&component_text(component)?);
-    }
-    Some(out)
-}
-
-/// One component of a glyph name: `uniXXXX`, `uXXXX`, a single letter or
-/// digit, a common name (ligatures as their letters), or any name of the
-/// Adobe Glyph List (`element`, `arrowright`, `Gamma`).
-fn component_text(base: &str) -> Option<String> {
-    if let Some(hex) = base.strip_prefix("uni") {
-        if hex.len() >= 4 && hex.len() % 4 == 0 {
-            let units: Option<Vec<u16>> = (0..hex.len())
-                .step_by(4)
-                .map(|i| u16::from_str_radix(&hex[i..i + 4], 16).ok())
-                .collect();
-            return units.map(|u| String::from_utf16_lossy(&u));
-        }
-    }
-    if let Some(hex) = base.strip_prefix('u') {
-        if (4..=6).contains(&hex.len()) {
-            if let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
-                return Some(c.to_string());
-            }
-        }
-    }
-    if base.len() == 1 && base.as_bytes()[0].is_ascii_alphanumeric() {
-        return Some(base.to_owned());
-    }
-    let text = match base {
-        "space" | "nbspace" => " ",
-        "zero" => "0",
-        "one" => "1",
-        "two" => "2",
-        "three" => "3",
-        "four" => "4",
-        "five" => "5",
-        "six" => "6",
-        "seven" => "7",
-        "eight" => "8",
-        "nine" => "9",
-        "period" => ".",
-        "comma" => ",",
-        "colon" => ":",
-        "semicolon" => ";",
-        "hyphen" => "-",
-        "minus" => "\u{2212}",
-        "endash" => "–",
-        "emdash" => "—",
-        "quoteright" => "’",
-        "quotesingle" => "'",
-        "quoteleft" => "‘",
-        "quotedblleft" => "“",
-        "quotedblright" => "”",
-        "quotedbl" => "\"",
-        "parenleft" => "(",
-        "parenright" => ")",
-        "bracketleft" => "[",
-        "bracketright" => "]",
-        "slash" => "/",
-        "exclam" => "!",
-        "question" => "?",
-        "ampersand" => "&",
-        "percent" => "%",
-        "dollar" => "$",
-        "asterisk" => "*",
-        "plus" => "+",
-        "equal" => "=",
-        "less" => "<",
-        "greater" => ">",
-        "at" => "@",
-        "numbersign" => "#",
-        "underscore" => "_",
-        "bullet" => "•",
-        "fi" => "fi",
-        "fl" => "fl",
-        "ff" => "ff",
-        "ffi" => "ffi",
-        "ffl" => "ffl",
-        "dotlessi" => "ı",
-        "germandbls" => "ß",
-        "AE" => "Æ",
-        "ae" => "æ",
-        "OE" => "Œ",
-        "oe" => "œ",
-        "oslash" => "ø",
-        "Oslash" => "Ø",
-        "copyright" => "©",
-        "registered" => "®",
-        "degree" => "°",
-        "section" => "§",
-        "paragraph" => "¶",
-        "dagger" => "†",
-        "ellipsis" => "…",
-        _ => {
-            return accented(base).or_else(|| {
-                pdf_encoding::glyphname_to_unicode(base)
-                    .filter(|t| !t.chars().any(|c| ('\u{E000}'..='\u{F8FF}').contains(&c)))
-                    .map(str::to_owned)
-            })
-        }
-    };
-    Some(text.to_owned())
-}
-
-/// Latin letters with an accent named the Adobe way (`eacute`, `Udieresis`).
-fn accented(name: &str) -> Option<String> {
-    const MARKS: [(&str, char); 9] = [
-        ("acute", '\u{301}'),
-        ("grave", '\u{300}'),
-        ("circumflex", '\u{302}'),
-        ("dieresis", '\u{308}'),
-        ("tilde", '\u{303}'),
-        ("cedilla", '\u{327}'),
-        ("ring", '\u{30A}'),
-        ("caron", '\u{30C}'),
-        ("macron", '\u{304}'),
-    ];
-    for (mark, combining) in MARKS {
-        if let Some(letter) = name.strip_suffix(mark) {
-            if letter.len() == 1 && letter.as_bytes()[0].is_ascii_alphabetic() {
-                return Some(format!("{letter}{combining}"));
-            }
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 impl Font {
     fn test_type0() -> Font {
@@ -765,6 +639,7 @@ impl Font {
             codespace: Vec::new(),
             to_unicode: HashMap::new(),
             simple: Vec::new(),
+            numbered: Vec::new(),
             utf16: false,
             widths: HashMap::new(),
             default_width: 1000.0,
@@ -792,27 +667,5 @@ mod tests {
             font.codes(b"A \x81\x40B").collect::<Vec<_>>(),
             [(0x41, false), (0x20, true), (0x8140, false), (0x42, false)]
         );
-    }
-
-    #[test]
-    fn names_glyphs() {
-        assert_eq!(glyph_text(b"uni0041").as_deref(), Some("A"));
-        assert_eq!(glyph_text(b"eacute").as_deref(), Some("e\u{301}"));
-        assert_eq!(glyph_text(b"a.sc").as_deref(), Some("a"));
-        assert_eq!(glyph_text(b"g12"), None);
-    }
-
-    #[test]
-    fn reads_agl_names_and_ligatures_by_their_components() {
-        assert_eq!(glyph_text(b"element").as_deref(), Some("\u{2208}"));
-        assert_eq!(glyph_text(b"arrowright").as_deref(), Some("\u{2192}"));
-        assert_eq!(glyph_text(b"Gamma").as_deref(), Some("\u{393}"));
-        assert_eq!(glyph_text(b"f_f_i").as_deref(), Some("ffi"));
-        assert_eq!(glyph_text(b"uni0066_uni0069.alt").as_deref(), Some("fi"));
-        assert_eq!(glyph_text(b"T_h").as_deref(), Some("Th"));
-        // A private-use AGL entry (small capitals) is no text.
-        assert_eq!(glyph_text(b"Asmall"), None);
-        assert_eq!(glyph_text(b"f_g12"), None);
-        assert_eq!(glyph_text(b".notdef"), None);
     }
 }

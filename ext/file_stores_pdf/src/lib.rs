@@ -42,6 +42,7 @@ pub mod filters;
 pub mod fonts;
 pub mod legacy;
 pub mod load;
+pub mod names;
 pub mod pages;
 pub mod recover;
 pub mod standard;

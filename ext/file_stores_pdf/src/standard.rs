@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::fonts::glyph_text;
+use crate::names::glyph_text;
 
 /// A glyph of a standard font: its code in the font's own encoding (-1 for
 /// none), its width in thousandths of an em, and its name.
@@ -63,16 +63,50 @@ fn metrics(base: &[u8]) -> Option<&'static [Metric]> {
     })
 }
 
-/// The width of each code of a standard font named `base` whose codes read
-/// as `text` (the font's encoding): by glyph text where the code has one,
-/// else by the font's own code (Symbol, ZapfDingbats).
-pub fn widths(base: &[u8], text: &[Option<String>]) -> Option<HashMap<u32, f32>> {
-    let afm = metrics(base)?;
+/// The standard font pdftotext measures a font by when the font gives no
+/// widths and is none of the standard ones: Courier for a fixed-pitch font,
+/// Times for a serif one, else Helvetica; bold and italic by the
+/// descriptor's flags or the font's name.
+fn substitute(base: &[u8], flags: i64) -> &'static [Metric] {
+    let name = String::from_utf8_lossy(base).to_ascii_lowercase();
+    let bold = flags & (1 << 18) != 0 || name.contains("bold") || name.contains("black");
+    let italic = flags & (1 << 6) != 0 || name.contains("italic") || name.contains("oblique");
+    match (flags & 1 != 0, flags & 2 != 0, bold, italic) {
+        (true, _, false, false) => afm::COURIER,
+        (true, _, true, false) => afm::COURIER_BOLD,
+        (true, _, false, true) => afm::COURIER_OBLIQUE,
+        (true, _, true, true) => afm::COURIER_BOLD_OBLIQUE,
+        (false, true, false, false) => afm::TIMES_ROMAN,
+        (false, true, true, false) => afm::TIMES_BOLD,
+        (false, true, false, true) => afm::TIMES_ITALIC,
+        (false, true, true, true) => afm::TIMES_BOLD_ITALIC,
+        (false, false, false, false) => afm::HELVETICA,
+        (false, false, true, false) => afm::HELVETICA_BOLD,
+        (false, false, false, true) => afm::HELVETICA_OBLIQUE,
+        (false, false, true, true) => afm::HELVETICA_BOLD_OBLIQUE,
+    }
+}
+
+/// The width of each code of a font named `base` that gives no widths,
+/// whose codes read as `text` (the font's encoding), from the metrics of
+/// the standard font it is or stands in for ([`substitute`], by the
+/// descriptor's `flags`): by glyph text where the code has one, else, for a
+/// standard font, by its own code (Symbol, ZapfDingbats).
+pub fn widths(base: &[u8], flags: i64, text: &[Option<String>]) -> HashMap<u32, f32> {
+    let (afm, standard) = match metrics(base) {
+        Some(afm) => (afm, true),
+        None => (substitute(base, flags), false),
+    };
     let mut by_text: HashMap<String, f32> = HashMap::new();
     let mut by_code: HashMap<u32, f32> = HashMap::new();
     for metric in afm {
-        if let Ok(code) = u32::try_from(metric.code) {
-            by_code.insert(code, metric.width);
+        match u32::try_from(metric.code) {
+            // A substitute's codes are its own; only its space stands in
+            // for a code the encoding leaves unnamed.
+            Ok(code) if standard || code == 32 => {
+                by_code.insert(code, metric.width);
+            }
+            _ => {}
         }
         if let Some(t) = glyph_text(metric.name.as_bytes()) {
             by_text.entry(t).or_insert(metric.width);
@@ -89,7 +123,7 @@ pub fn widths(base: &[u8], text: &[Option<String>]) -> Option<HashMap<u32, f32>>
             out.insert(code, w);
         }
     }
-    Some(out)
+    out
 }
 
 #[cfg(test)]
@@ -101,12 +135,17 @@ mod tests {
         let mut text = vec![None; 256];
         text[65] = Some("A".to_owned());
         text[200] = Some("A".to_owned());
-        let w = widths(b"Times-Roman", &text).unwrap_or_default();
+        let w = widths(b"Times-Roman", 0, &text);
         assert_eq!(w.get(&65), Some(&722.0));
         assert_eq!(w.get(&200), Some(&722.0));
         assert_eq!(w.get(&32), Some(&250.0));
-        let bold = widths(b"ABCDEF+Arial,Bold", &text).unwrap_or_default();
+        let bold = widths(b"ABCDEF+Arial,Bold", 0, &text);
         assert_eq!(bold.get(&65), Some(&722.0));
-        assert_eq!(widths(b"Frutiger", &text), None);
+        // Another font stands in for by its flags: serif (2) is Times,
+        // fixed pitch (1) Courier, else Helvetica (A 667).
+        assert_eq!(widths(b"Garamond", 2, &text).get(&65), Some(&722.0));
+        assert_eq!(widths(b"Consolas", 1, &text).get(&65), Some(&600.0));
+        let sans = widths(b"Frutiger", 32, &text);
+        assert_eq!((sans.get(&65), sans.get(&66)), (Some(&667.0), None));
     }
 }

@@ -2,6 +2,7 @@
 
 require_relative 'pdf_text_fixtures'
 require_relative 'cff_fixture'
+require_relative 'truetype_fixture'
 
 # PDFs whose words depend on how their fonts are read: a Type 1C (CFF)
 # program's built-in encoding and glyph names, ligature glyph names, and the
@@ -40,6 +41,57 @@ module PdfFontFixtures
   def pdf_with_standard_font_labels
     text_pdf("BT /F1 8 Tf 35 50 Td (A, B = 0.10) Tj 40 0 Td (A, B = 0.20) Tj ET\n",
              font: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>')
+  end
+
+  # Helvetica whose /Differences name every glyph by a number, from code 1:
+  # +names+ (`g80` or `C50` for "P"), shown as "Potato salad".
+  def pdf_with_numbered_glyph_names(names)
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 1 /LastChar 12 ' \
+           "/Widths [#{(['556'] * 12).join(' ')}] " \
+           "/Encoding << /Type /Encoding /Differences [1 #{names.map { |n| "/#{n}" }.join(' ')}] >> >>"
+    text_pdf("BT /F1 12 Tf 72 720 Td <0102030405060708090A0B0C> Tj ET\n", font:)
+  end
+
+  # A CID font whose predefined CMap is UniJIS-UTF16-H: codes are UTF-16,
+  # 𠮷 (beyond the BMP) a surrogate pair, shown as "日本語の𠮷野家".
+  def pdf_with_utf16_cmap
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPr6N-Regular /Encoding /UniJIS-UTF16-H ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> >>] >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td <65E5672C8A9E306ED842DFB791CE5BB6> Tj ET\n", font:)
+  end
+
+  # An Identity-H CID font of Ordering Identity with no ToUnicode map whose
+  # embedded TrueType program's cmap names its glyphs; the page shows glyph
+  # ids, "Potato salad".
+  def pdf_with_identity_truetype
+    chars = 'Poat sld'.chars
+    groups = chars.each_with_index.map { |c, i| [c.ord, c.ord, i + 1] }.sort
+    program = TruetypeFixture.font(glyphs: chars.size + 1, cmap: TruetypeFixture.format12_cmap(groups))
+    gids = 'Potato salad'.chars.map { |c| format('%04X', chars.index(c) + 1) }.join
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Fixture /Encoding /Identity-H ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Fixture ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 ' \
+           '/CIDToGIDMap /Identity /FontDescriptor << /Type /FontDescriptor /FontName /ABCDEF+Fixture ' \
+           '/Flags 4 /FontFile2 6 0 R >> >>] >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{gids}> Tj ET\n", font:, extra: [pdf_stream(program, deflate: true)])
+  end
+
+  # A font that is none of the standard ones (Garamond, serif by its
+  # flags), with no /Widths: "Million Dollar Man", a word per Td, 3 points
+  # apart by Times' widths (which pdftotext measures it by) and overlapping
+  # at a guessed half em each.
+  def pdf_with_unmeasured_font
+    font = '<< /Type /Font /Subtype /TrueType /BaseFont /Garamond /Encoding /WinAnsiEncoding ' \
+           '/FontDescriptor << /Type /FontDescriptor /FontName /Garamond /Flags 34 >> >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td (Million) Tj 41 0 Td (Dollar) Tj 35 0 Td (Man) Tj ET\n", font:)
+  end
+
+  # Accents drawn over letters as separate glyphs: TeX's dieresis, then the
+  # i under it; an acute after the e it is moved back over. "A naïve café story".
+  def pdf_with_accent_glyphs
+    text_pdf("BT /F1 12 Tf 72 720 Td [(A na) (\\250) 278 (ive caf) (e) 389 (\\264) 56 ( story)] TJ ET\n",
+             font: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>')
   end
 
   # The standard font Symbol with no /Encoding: its own encoding gives

@@ -29,6 +29,35 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_standard_font_labels)).to eq("## Page 1\n\nA, B = 0.10 A, B = 0.20\n")
   end
 
+  it 'reads glyph names that are numbers (g80, C6f) as the characters they number, as pdftotext does' do
+    decimal = %w[g80 g111 g116 g97 g116 g111 g32 g115 g97 g108 g97 g100]
+    expect(convert(pdf_with_numbered_glyph_names(decimal))).to eq("## Page 1\n\nPotato salad\n")
+    hexadecimal = %w[C50 C6f C74 C61 C74 C6f C20 C73 C61 C6c C61 C64]
+    expect(convert(pdf_with_numbered_glyph_names(hexadecimal))).to eq("## Page 1\n\nPotato salad\n")
+  end
+
+  it 'reads a UTF-16 CMap (UniJIS-UTF16-H) with surrogate pairs beyond the BMP' do
+    expect(convert(pdf_with_utf16_cmap)).to eq("## Page 1\n\n日本語の𠮷野家\n")
+  end
+
+  it "reads an Identity CID font without ToUnicode through its embedded program's cmap" do
+    expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
+  end
+
+  it 'places the glyphs of a font with no widths by the standard font that stands in for it' do
+    expect(convert(pdf_with_unmeasured_font)).to eq("## Page 1\n\nMillion Dollar Man\n")
+  end
+
+  it 'joins an accent glyph and the letter it is drawn over, in either order, as pdftotext does' do
+    expect(convert(pdf_with_accent_glyphs).unicode_normalize(:nfc)).to eq("## Page 1\n\nA naïve café story\n")
+  end
+
+  it "reads the base encodings' ligatures fi and fl as their letters, as pdftotext does" do
+    pdf = text_pdf("BT /F1 12 Tf 72 720 Td (The \\256rst \\257ow) Tj ET\n",
+                   font: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>')
+    expect(convert(pdf)).to eq("## Page 1\n\nThe first flow\n")
+  end
+
   it 'reads the standard font Symbol through its own encoding when the PDF names none' do
     expect(convert(pdf_with_symbol_font)).to eq("## Page 1\n\nαβγδπθλμ\n")
   end
