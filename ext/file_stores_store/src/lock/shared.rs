@@ -49,8 +49,9 @@ fn table() -> &'static Table {
         Ok(_) => unsafe { &*made },
         Err(other) => {
             // SAFETY: `made` lost the race and was never shared: freed
-            // here once. `other` came from `Box::into_raw`, never freed.
+            // here, once.
             drop(unsafe { Box::from_raw(made) });
+            // SAFETY: `other` came from `Box::into_raw`, and is never freed.
             unsafe { &*other }
         }
     }
@@ -63,7 +64,7 @@ pub(super) fn forget_in_child() {
 
 /// Whether `dir` is the folder `id` now.
 fn is_folder(dir: &Path, id: FolderId) -> bool {
-    std::fs::metadata(dir).map_or(false, |m| (m.dev(), m.ino()) == id)
+    std::fs::metadata(dir).is_ok_and(|m| (m.dev(), m.ino()) == id)
 }
 
 impl FolderLock {
