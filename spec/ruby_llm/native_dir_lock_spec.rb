@@ -63,7 +63,8 @@ RSpec.describe RubyLLM::NativeDir, :native do
       child = fork do
         out.close
         b.write('inherited.md', 'child')
-        described_class.new(@root).write('fresh.md', 'child')
+        # A new object in the child shares the inherited objects' lock too.
+        a.with_lock { described_class.new(@root).write('fresh.md', 'child') }
         out_w.puts 'written'
         exit!(0)
       rescue StandardError

@@ -9,10 +9,12 @@
 //! spellings of it share; the table holds weak references, and a lock goes
 //! with the last store using it.
 //!
-//! A forked child starts with an empty table: the `at_fork` child handler
-//! drops the parent's (an atomic store; its mutex may have been held by a
-//! thread the child does not have), leaving it to the stores the child
-//! inherited, which keep their locks.
+//! A forked child gets a table of its own: the `at_fork` child handler sets
+//! the parent's aside (an atomic store; its mutex may have been held by a
+//! thread the child does not have), and the child's first use copies from it
+//! the locks its inherited stores still use, unless that mutex was held at
+//! the fork, when the child starts empty. Each lock itself forgets the
+//! parent's hold (see the module above).
 
 use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
@@ -34,6 +36,8 @@ type Table = Mutex<HashMap<FolderId, Weak<FolderLock>>>;
 /// A table is never freed (one a process, and one left behind by each fork
 /// in its child), so a pointer read from here stays valid.
 static TABLE: AtomicPtr<Table> = AtomicPtr::new(ptr::null_mut());
+/// In a forked child, the parent's table until the child's is made.
+static PARENTS: AtomicPtr<Table> = AtomicPtr::new(ptr::null_mut());
 
 fn table() -> &'static Table {
     let current = TABLE.load(Ordering::Acquire);
@@ -43,7 +47,23 @@ fn table() -> &'static Table {
         return unsafe { &*current };
     }
     at_fork::register();
-    let made = Box::into_raw(Box::new(Table::default()));
+    let mut inherited = HashMap::new();
+    let parents = PARENTS.swap(ptr::null_mut(), Ordering::AcqRel);
+    if !parents.is_null() {
+        // SAFETY: set by `forget_in_child` from `TABLE`, so from
+        // `Box::into_raw`, never freed.
+        let parents = unsafe { &*parents };
+        // Never waits: a mutex held at the fork stays held in the child.
+        if let Some(locks) = parents.try_lock() {
+            inherited.extend(
+                locks
+                    .iter()
+                    .filter(|(_, lock)| lock.strong_count() > 0)
+                    .map(|(id, lock)| (*id, lock.clone())),
+            );
+        }
+    }
+    let made = Box::into_raw(Box::new(Mutex::new(inherited)));
     match TABLE.compare_exchange(ptr::null_mut(), made, Ordering::AcqRel, Ordering::Acquire) {
         // SAFETY: `made` was just leaked into the static, never freed.
         Ok(_) => unsafe { &*made },
@@ -57,9 +77,12 @@ fn table() -> &'static Table {
     }
 }
 
-/// In a forked child: forgets the parent's table. Async-signal-safe.
+/// In a forked child: sets the parent's table aside. Async-signal-safe.
 pub(super) fn forget_in_child() {
-    TABLE.store(ptr::null_mut(), Ordering::Release);
+    let parents = TABLE.swap(ptr::null_mut(), Ordering::AcqRel);
+    if !parents.is_null() {
+        PARENTS.store(parents, Ordering::Release);
+    }
 }
 
 /// Whether `dir` is the folder `id` now.
