@@ -95,7 +95,8 @@ pub struct DirStore {
     /// The root folder, opened again when the one held was removed.
     root_fd: RwLock<Arc<OwnedFd>>,
     max_bytes: Option<u64>,
-    lock: FolderLock,
+    /// Shared with every other store of the folder in the process.
+    lock: Arc<FolderLock>,
     cache: RwLock<HashMap<String, Cached>>,
 }
 
@@ -119,9 +120,13 @@ impl DirStore {
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
             Mode::empty(),
         )
-        .map_err(|e| Error::io(shown, errno_to_io(e)))?;
+        .map_err(|e| Error::io(shown.clone(), errno_to_io(e)))?;
+        let st = rustix::fs::fstat(&root_fd).map_err(|e| Error::io(shown, errno_to_io(e)))?;
+        // Known by the folder opened, not the path: two spellings share.
+        #[allow(clippy::unnecessary_cast)] // dev_t and ino_t are narrower on some systems
+        let id = (st.st_dev as u64, st.st_ino as u64);
         Ok(DirStore {
-            lock: FolderLock::new(&root),
+            lock: FolderLock::shared(&root, id),
             root,
             root_fd: RwLock::new(Arc::new(root_fd)),
             max_bytes,

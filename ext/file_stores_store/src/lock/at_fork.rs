@@ -39,8 +39,10 @@ extern "C" {
     ) -> c_int;
 }
 
-/// In the child, after `fork`: closes every recorded descriptor.
+/// In the child, after `fork`: closes every recorded descriptor, and drops
+/// the parent's table of shared locks.
 extern "C" fn close_in_child() {
+    super::shared::forget_in_child();
     for slot in &OPEN {
         let fd = slot.swap(FREE, Ordering::SeqCst);
         if fd != FREE {
@@ -58,17 +60,22 @@ extern "C" fn close_in_child() {
 #[derive(Debug)]
 pub struct Slot(usize);
 
+/// Registers the child handler, once a process (a child inherits it).
+pub fn register() {
+    HANDLER.call_once(|| {
+        // SAFETY: registers a handler that makes only async-signal-safe
+        // calls; it stays valid, since this library is never unloaded
+        // (Ruby does not unload extensions, and the tests are binaries).
+        // Should registering fail (ENOMEM), forks keep the old behaviour:
+        // nothing else depends on it.
+        unsafe { pthread_atfork(None, None, Some(close_in_child)) };
+    });
+}
+
 impl Slot {
     /// Records `fd`; None when the table is full.
     pub fn record(fd: RawFd) -> Option<Slot> {
-        HANDLER.call_once(|| {
-            // SAFETY: registers a handler that makes only async-signal-safe
-            // calls; it stays valid, since this library is never unloaded
-            // (Ruby does not unload extensions, and the tests are binaries).
-            // Should registering fail (ENOMEM), forks keep the old
-            // behaviour: nothing else depends on it.
-            unsafe { pthread_atfork(None, None, Some(close_in_child)) };
-        });
+        register();
         OPEN.iter()
             .position(|slot| {
                 slot.compare_exchange(FREE, fd, Ordering::SeqCst, Ordering::SeqCst)

@@ -18,8 +18,13 @@
 //! kept the folder locked after its parent was killed). The lock then
 //! notices the new process id and starts afresh, with a descriptor of its
 //! own.
+//!
+//! Every store of a folder in a process shares one lock ([`FolderLock::shared`]).
 
 mod at_fork;
+mod shared;
+
+pub use shared::FolderId;
 
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;

@@ -114,9 +114,9 @@ module RubyLLM
         private
 
         # Refuses a mount name given twice, and two NativeDir objects on one
-        # folder, both writable: each takes the folder's flock, so the tree's
-        # with_lock would wait for itself forever (one store object must
-        # stand for the folder).
+        # folder, both writable: one store object must stand for the folder
+        # in a tree. (They share the folder's lock now; before, each took its
+        # own flock and the tree's with_lock waited for itself forever.)
         def refuse_twice
           duplicate = @mounts.map(&:name).tally.find { |_, count| count > 1 }
           raise ArgumentError, "mount #{duplicate.first} is given twice" if duplicate
@@ -126,8 +126,7 @@ module RubyLLM
 
           names = same.map { |entry| entry.default? ? 'the default store' : "mount #{entry.name}" }
           raise ArgumentError, "#{names.join(' and ')} are two stores on one folder " \
-                               "(#{same.first.store.local_root}), whose locks would wait for each other: open the " \
-                               'folder once and give that store'
+                               "(#{same.first.store.local_root}): open the folder once and give that store"
         end
 
         # The entries of writable NativeDir stores, one for each store object.
