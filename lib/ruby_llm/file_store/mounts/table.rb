@@ -113,26 +113,12 @@ module RubyLLM
 
         private
 
-        # Refuses a mount name given twice, and two NativeDir objects on one
-        # folder, both writable: one store object must stand for the folder
-        # in a tree. (They share the folder's lock now; before, each took its
-        # own flock and the tree's with_lock waited for itself forever.)
+        # Refuses a mount name given twice. Two NativeDir objects on one
+        # folder may both be in a tree: they share the folder's lock, and
+        # Locks takes it once.
         def refuse_twice
           duplicate = @mounts.map(&:name).tally.find { |_, count| count > 1 }
           raise ArgumentError, "mount #{duplicate.first} is given twice" if duplicate
-
-          same = writable_dirs.group_by { |entry| entry.store.local_root }.values.find { |entries| entries.size > 1 }
-          return unless same
-
-          names = same.map { |entry| entry.default? ? 'the default store' : "mount #{entry.name}" }
-          raise ArgumentError, "#{names.join(' and ')} are two stores on one folder " \
-                               "(#{same.first.store.local_root}): open the folder once and give that store"
-        end
-
-        # The entries of writable NativeDir stores, one for each store object.
-        def writable_dirs
-          @entries.select { |entry| entry.store.is_a?(NativeDir) && !entry.store.read_only? }
-                  .uniq { |entry| entry.store.object_id }
         end
 
         def mount(name, store)

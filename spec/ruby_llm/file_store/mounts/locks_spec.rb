@@ -109,10 +109,12 @@ RSpec.describe RubyLLM::FileStore::Mounts::Locks do
     expect(described_class.ordered([RubyLLM::NativeDir.new(File.join(@tmp, 'ro'), read_only: true)])).to eq([])
   end
 
-  it 'refuses two writable NativeDir objects on one folder in a tree, whose with_lock would wait for itself' do
+  it 'takes the lock of two writable NativeDir objects on one folder in a tree once, never waiting for itself' do
     folder = File.join(@tmp, 'same')
-    expect { RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(folder), 'x' => RubyLLM::NativeDir.new(folder)) }
-      .to raise_error(ArgumentError, /the default store and mount x are two stores on one folder/)
+    two = RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(folder), 'x' => RubyLLM::NativeDir.new(folder))
+    writer = Thread.new { two.with_lock { two.write('x/b.md', 'b') } }
+    expect(writer.join(10)).to be_truthy, 'with_lock waited for itself'
+    expect(two.read('b.md')).to eq('b')
     one = RubyLLM::NativeDir.new(folder)
     shared = RubyLLM::FileStore::Mounts.new(one, 'x' => one, 'ro' => RubyLLM::NativeDir.new(folder, read_only: true))
     holder = Thread.new { shared.with_lock { shared.write('x/a.md', 'a') } }
