@@ -26,7 +26,9 @@ RSpec.describe 'Guarantee: a big file on a NativeDir costs memory for a chunk, n
     expect(copy('write_io')[:grown_mb]).to be <= 64
   end
 
-  it 'moves a 200 MB file between two mounted NativeDirs, growing the peak by at most 64 MB' do
-    expect(copy('mounts_move')[:grown_mb]).to be <= 64
+  # 96: on Ruby 3.3 the move's peak grows by a fixed 58-66 MB whatever the
+  # size (100 MB: 57.5, 300 MB: 66.4), 2.4 MB on Ruby 3.1; the old build grew by the file's size twice.
+  it 'moves a 200 MB file between two mounted NativeDirs, growing the peak by at most 96 MB' do
+    expect(copy('mounts_move')[:grown_mb]).to be <= 96
   end
 end
