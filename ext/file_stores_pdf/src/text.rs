@@ -105,6 +105,8 @@ pub struct Interpreter<'a> {
     /// is looked up, as poppler and pdf.js do (qpdf's
     /// form-xobjects-some-resources: a form's `/F1` only on the page).
     page_resources: Option<&'a Dictionary>,
+    /// The document's interactive form, read at the first annotation.
+    form: Option<Rc<annots::Form<'a>>>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -127,6 +129,7 @@ impl<'a> Interpreter<'a> {
             tokens: Tokens::new(limits.max_tokens, cancelled),
             images: false,
             page_resources: None,
+            form: None,
         }
     }
 

@@ -49,7 +49,7 @@ const MAX_FIELDS: usize = 100_000;
 
 /// The document's interactive form (`/AcroForm`), as far as generated
 /// appearances need it.
-struct Form<'d> {
+pub(super) struct Form<'d> {
     need_appearances: bool,
     da: &'d [u8],
     /// The default resources, where a `/DA`'s font is looked up.
@@ -158,7 +158,10 @@ impl<'a> Interpreter<'a> {
         let Some(annots) = annots else {
             return Ok(());
         };
-        let form = form(doc);
+        let form = match &self.form {
+            Some(form) => form.clone(),
+            None => self.form.insert(Rc::new(form(doc))).clone(),
+        };
         // An annotation listed again is shown once.
         let mut shown = HashSet::new();
         for annot in annots.iter().take(MAX_ANNOTS) {
