@@ -22,9 +22,11 @@
 //! without `/DA` shows no mark).
 //!
 //! Bounds: at most [`MAX_ANNOTS`] annotations a page, each counted as
-//! work; a field's inherited entries are looked up at most
-//! [`MAX_PARENTS`] parents up, each parent once (a cyclic field tree
-//! ends); at most [`MAX_OPTIONS`] options of a choice field are read.
+//! work; the form's field tree is walked once a document, each node once
+//! and at most [`MAX_FIELDS`] of them; a field's inherited entries are
+//! looked up at most [`MAX_PARENTS`] parents up, each parent once (a
+//! cyclic field tree ends); at most [`MAX_OPTIONS`] options of a choice
+//! field are read.
 
 use super::*;
 
