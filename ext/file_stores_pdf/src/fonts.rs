@@ -405,6 +405,11 @@ impl Font {
         }
     }
 
+    /// Whether the font's codes are one byte each (a simple font).
+    pub fn simple(&self) -> bool {
+        !self.two_byte
+    }
+
     /// Whether the font is written vertically (glyphs advance down).
     pub fn vertical(&self) -> bool {
         self.vertical

@@ -33,6 +33,8 @@ use crate::fonts::Font;
 use crate::words::{join_hyphenated, number, Line};
 use crate::{Error, Limits, Result};
 
+mod annots;
+
 /// The most bytes the fonts of one document may hold in memory (ToUnicode
 /// maps, widths, embedded glyph text), all together.
 pub const MAX_FONT_TABLES: usize = 256 << 20;
@@ -103,6 +105,8 @@ pub struct Interpreter<'a> {
     /// is looked up, as poppler and pdf.js do (qpdf's
     /// form-xobjects-some-resources: a form's `/F1` only on the page).
     page_resources: Option<&'a Dictionary>,
+    /// The document's interactive form, read at the first annotation.
+    form: Option<Rc<annots::Form<'a>>>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -125,6 +129,7 @@ impl<'a> Interpreter<'a> {
             tokens: Tokens::new(limits.max_tokens, cancelled),
             images: false,
             page_resources: None,
+            form: None,
         }
     }
 
@@ -153,9 +158,9 @@ impl<'a> Interpreter<'a> {
             .collect();
         let mut forms = Vec::new();
         self.run(&streams, resources, IDENTITY, 0, &mut forms, &mut line)?;
-        // Annotations are placed at their rectangles here, not mapped
-        // through their appearance's box and matrix: not held to the page.
-        line.page = None;
+        // Annotations are held to the page as its content is: poppler maps
+        // an appearance onto its rectangle and pdftotext drops what lands
+        // off the page.
         self.annotations(id, resources, &mut line)?;
         line.settle();
         self.text_room(&line)?;
@@ -519,176 +524,43 @@ impl<'a> Interpreter<'a> {
         forms: &mut Vec<ObjectId>,
         line: &mut Line,
     ) -> Result<()> {
-        let matrix = match s.dict.get(b"Matrix") {
-            Ok(Object::Array(m)) if m.len() == 6 => [
-                num(m.first()),
-                num(m.get(1)),
-                num(m.get(2)),
-                num(m.get(3)),
-                num(m.get(4)),
-                num(m.get(5)),
-            ],
-            _ => IDENTITY,
-        };
+        let matrix = form_matrix(&s.dict);
+        self.run_form_at(id, s, resources, mul(&matrix, &ctm), depth, forms, line)
+    }
+
+    /// Runs the form XObject `s` (object `id`) with `ctm` as its whole
+    /// matrix (its own `/Matrix` already in it).
+    #[allow(clippy::too_many_arguments)]
+    fn run_form_at(
+        &mut self,
+        id: ObjectId,
+        s: &'a lopdf::Stream,
+        resources: Option<&'a Dictionary>,
+        ctm: Matrix,
+        depth: u32,
+        forms: &mut Vec<ObjectId>,
+        line: &mut Line,
+    ) -> Result<()> {
         let own = sub_dict(self.doc, &s.dict, b"Resources").or(resources);
         forms.push(id);
-        let result = self.run(&[s], own, mul(&matrix, &ctm), depth + 1, forms, line);
+        let result = self.run(&[s], own, ctm, depth + 1, forms, line);
         forms.pop();
         result
     }
-
-    /// The text of the page's annotations as they appear (form fields,
-    /// free text, stamps): each normal appearance stream, at its rectangle.
-    fn annotations(
-        &mut self,
-        page: ObjectId,
-        resources: Option<&'a Dictionary>,
-        line: &mut Line,
-    ) -> Result<()> {
-        let doc = self.doc;
-        let Ok(page) = doc.get_dictionary(page) else {
-            return Ok(());
-        };
-        let annots = match page.get(b"Annots") {
-            Ok(Object::Reference(id)) => doc.get_object(*id).and_then(Object::as_array).ok(),
-            Ok(Object::Array(a)) => Some(a),
-            _ => None,
-        };
-        // An annotation listed again is shown once.
-        let mut shown = HashSet::new();
-        for annot in annots.into_iter().flatten().take(10_000) {
-            self.work(1)?;
-            let annot = match annot {
-                Object::Reference(id) if !shown.insert(*id) => None,
-                Object::Reference(id) => doc.get_dictionary(*id).ok(),
-                Object::Dictionary(d) => Some(d),
-                _ => None,
-            };
-            let Some(annot) = annot else { continue };
-            // Hidden (bit 2) and NoView (bit 6) annotations are not shown.
-            if annot
-                .get(b"F")
-                .and_then(Object::as_i64)
-                .is_ok_and(|f| f & 0b10_0010 != 0)
-            {
-                continue;
-            }
-            let Some(appearances) = sub_dict(doc, annot, b"AP") else {
-                // Without an appearance, a text field shows its value and a
-                // free-text note its contents, as viewers and pdftotext do.
-                if let Some(text) = unstyled_text(doc, annot) {
-                    line.newline();
-                    line.last = None;
-                    for c in text.chars().filter(|c| !c.is_control() || *c == '\n') {
-                        if c.is_whitespace() {
-                            line.space();
-                        } else {
-                            line.push(c);
-                        }
-                        if line.full {
-                            break;
-                        }
-                    }
-                    line.newline();
-                    self.text_room(line)?;
-                }
-                continue;
-            };
-            let (id, stream) = match appearances.get(b"N") {
-                Ok(Object::Reference(id)) => match doc.get_object(*id) {
-                    Ok(Object::Stream(s)) => (*id, s),
-                    Ok(Object::Dictionary(states)) => {
-                        let Some((id, s)) = state_stream(doc, states, annot) else {
-                            continue;
-                        };
-                        (id, s)
-                    }
-                    _ => continue,
-                },
-                Ok(Object::Dictionary(states)) => {
-                    let Some((id, s)) = state_stream(doc, states, annot) else {
-                        continue;
-                    };
-                    (id, s)
-                }
-                _ => continue,
-            };
-            let (x, y) = match annot.get(b"Rect") {
-                Ok(Object::Array(r)) if r.len() == 4 => (
-                    num(r.first()).min(num(r.get(2))),
-                    num(r.get(1)).min(num(r.get(3))),
-                ),
-                _ => (0.0, 0.0),
-            };
-            line.newline();
-            let mut forms = Vec::new();
-            self.run_form(
-                id,
-                stream,
-                resources,
-                [1.0, 0.0, 0.0, 1.0, x, y],
-                0,
-                &mut forms,
-                line,
-            )?;
-            line.newline();
-        }
-        Ok(())
-    }
 }
 
-/// The text an annotation without an appearance stream shows: a text
-/// field's value (`/V`, inherited from its parent fields) or a free-text
-/// annotation's `/Contents`.
-fn unstyled_text(doc: &Document, annot: &Dictionary) -> Option<String> {
-    let subtype = annot.get(b"Subtype").and_then(Object::as_name).ok()?;
-    let value = match subtype {
-        b"FreeText" => annot.get(b"Contents").ok()?,
-        b"Widget" => {
-            let mut field = annot;
-            let mut found = None;
-            for _ in 0..16 {
-                let kind = field.get(b"FT").and_then(Object::as_name).ok();
-                if found.is_none() {
-                    found = field.get(b"V").ok();
-                }
-                if let Some(kind) = kind {
-                    if kind != b"Tx" {
-                        return None;
-                    }
-                    break;
-                }
-                field = match field.get(b"Parent") {
-                    Ok(Object::Reference(id)) => doc.get_dictionary(*id).ok()?,
-                    _ => return None,
-                };
-            }
-            found?
-        }
-        _ => return None,
-    };
-    let value = match value {
-        Object::Reference(id) => doc.get_object(*id).ok()?,
-        other => other,
-    };
-    lopdf::decode_text_string(value)
-        .ok()
-        .filter(|t| !t.trim().is_empty())
-}
-
-/// The appearance stream for an annotation's state (`/AS`) among `states`.
-fn state_stream<'d>(
-    doc: &'d Document,
-    states: &'d Dictionary,
-    annot: &Dictionary,
-) -> Option<(ObjectId, &'d lopdf::Stream)> {
-    let state = annot.get(b"AS").and_then(Object::as_name).ok()?;
-    let Ok(Object::Reference(id)) = states.get(state) else {
-        return None;
-    };
-    match doc.get_object(*id) {
-        Ok(Object::Stream(s)) => Some((*id, s)),
-        _ => None,
+/// A form XObject's `/Matrix`, the identity when it has none (or a bad one).
+fn form_matrix(dict: &Dictionary) -> Matrix {
+    match dict.get(b"Matrix") {
+        Ok(Object::Array(m)) if m.len() == 6 => [
+            num(m.first()),
+            num(m.get(1)),
+            num(m.get(2)),
+            num(m.get(3)),
+            num(m.get(4)),
+            num(m.get(5)),
+        ],
+        _ => IDENTITY,
     }
 }
 

@@ -53,9 +53,11 @@ module PdfTextFixtures
   end
 
   # A page whose /Annots lists +times+ times one text field (object 6) with
-  # no appearance and a value of +value_bytes+ letters.
+  # no appearance and a value of +value_bytes+ letters (drawn in the
+  # Helvetica its /DA names).
   def pdf_with_repeated_field(value_bytes:, times:)
-    field = "<< /Type /Annot /Subtype /Widget /FT /Tx /Rect [72 600 300 620] /V (#{'v' * value_bytes}) >>"
+    field = '<< /Type /Annot /Subtype /Widget /FT /Tx /Rect [72 600 300 620] /DA (/Helv 12 Tf) ' \
+            "/V (#{'v' * value_bytes}) >>"
     text_pdf(page_text('Some text on the page.'), page: "/Annots [#{'6 0 R ' * times}] ", extra: [field])
   end
 
@@ -70,7 +72,7 @@ module PdfTextFixtures
                '/Resources << /Font << /F1 5 0 R >> >> /Annots 6 0 R >>',
                pdf_stream(page_text('Some text on the page.')), HELVETICA, "[#{annots}]",
                pdf_stream('', '/Type /XObject /Subtype /Form /BBox [0 0 10 10] ')]
-    serialize(objects + Array.new(annotations) { '<</Subtype/Stamp/AP<</N 7 0 R>>>>' })
+    serialize(objects + Array.new(annotations) { '<</Subtype/Stamp/Rect[0 0 10 10]/AP<</N 7 0 R>>>>' })
   end
 
   # Two pages, whose /Kids also holds a node (object 3) that is its own kid.

@@ -1,0 +1,812 @@
+//! A page's annotations as pdftotext reads them (poppler's `Annot::draw`).
+//!
+//! Each visible annotation (not Hidden, not NoView) shows its normal
+//! appearance, mapped as the specification's algorithm does (PDF 32000-1
+//! 12.5.5): the form's `/BBox` through its `/Matrix`, then onto the
+//! annotation's `/Rect`. Nothing clips it to the rectangle; its glyphs
+//! that land off the page are dropped as the page's own are (a scrolling
+//! text field's appearance holds every line of its value, most of them
+//! below the page).
+//!
+//! Where poppler makes an appearance of its own, the text it would draw
+//! is read instead: a form field's widget when it has no appearance for
+//! its state, or when the form asks for new ones (`/NeedAppearances`):
+//! a text field's value, a combo box's selected option, a list box's
+//! options from its top one, a button's caption or check mark
+//! (ZapfDingbats), a signature nothing; nothing when no `/DA` names a
+//! font. A free-text note without an appearance shows its `/Contents`.
+//! What the font cannot encode is not drawn: poppler looks for another
+//! font and, on the reference machine, finds none. The reference is
+//! poppler 22.12 (Debian's pdftotext), whose rules differ from later
+//! ones in places (a signature's appearance is remade too; a check box
+//! without `/DA` shows no mark).
+//!
+//! Bounds: at most [`MAX_ANNOTS`] annotations a page, each counted as
+//! work; the form's field tree is walked once a document, each node once
+//! and at most [`MAX_FIELDS`] of them; a field's inherited entries are
+//! looked up at most [`MAX_PARENTS`] parents up, each parent once (a
+//! cyclic field tree ends); at most [`MAX_OPTIONS`] options of a choice
+//! field are read.
+
+use super::*;
+
+/// The most annotations read on one page.
+const MAX_ANNOTS: usize = 10_000;
+/// The most parents a field's inherited entry is looked for in.
+const MAX_PARENTS: usize = 32;
+/// The most options of a choice field read.
+const MAX_OPTIONS: usize = 4096;
+
+/// Field flags (`/Ff`) that decide what a generated appearance shows.
+const MULTILINE: i64 = 1 << 12;
+const PASSWORD: i64 = 1 << 13;
+const RADIO: i64 = 1 << 15;
+const PUSH: i64 = 1 << 16;
+const COMBO: i64 = 1 << 17;
+const EDIT: i64 = 1 << 18;
+const COMB: i64 = 1 << 24;
+
+/// The most nodes of the form's field tree walked.
+const MAX_FIELDS: usize = 100_000;
+
+/// The document's interactive form (`/AcroForm`), as far as generated
+/// appearances need it.
+pub(super) struct Form<'d> {
+    need_appearances: bool,
+    da: &'d [u8],
+    /// The default resources, where a `/DA`'s font is looked up.
+    dr: Option<&'d Dictionary>,
+    /// Each kid's field in the field tree (`/Fields`, `/Kids`), which
+    /// poppler follows where a kid lacks its `/Parent`.
+    parents: HashMap<ObjectId, ObjectId>,
+    /// The nodes of the field tree. A widget outside it is a field of
+    /// its own to poppler, with no group above it.
+    in_tree: HashSet<ObjectId>,
+}
+
+/// Which characters of a field's text its font can draw (poppler skips
+/// what the font cannot encode, finding no other font for it).
+enum Drawable {
+    All,
+    Some(HashSet<char>),
+}
+
+impl Drawable {
+    fn keep(&self, text: &str) -> String {
+        match self {
+            Drawable::All => text.to_owned(),
+            Drawable::Some(set) => text
+                .chars()
+                .filter(|c| c.is_whitespace() || set.contains(c))
+                .collect(),
+        }
+    }
+}
+
+/// A field as poppler reads it for one widget: the widget, then its
+/// parents up the tree, nearest first.
+struct Field<'d> {
+    chain: Vec<&'d Dictionary>,
+    /// Whether the widget is in the form's field tree.
+    in_tree: bool,
+}
+
+impl<'d> Field<'d> {
+    fn new(doc: &'d Document, form: &Form, id: ObjectId, widget: &'d Dictionary) -> Self {
+        let mut chain = vec![widget];
+        let mut seen = vec![id];
+        let (mut id, mut node) = (id, widget);
+        while chain.len() < MAX_PARENTS {
+            let next = match node.get(b"Parent") {
+                Ok(Object::Reference(p)) => Some(*p),
+                _ => form.parents.get(&id).copied(),
+            };
+            let Some(next) = next.filter(|p| !seen.contains(p)) else {
+                break;
+            };
+            let Ok(dict) = doc.get_dictionary(next) else {
+                break;
+            };
+            seen.push(next);
+            chain.push(dict);
+            (id, node) = (next, dict);
+        }
+        Field {
+            chain,
+            in_tree: form.in_tree.contains(&id),
+        }
+    }
+
+    /// An inheritable entry, from the nearest dictionary that has it.
+    fn get(&self, doc: &'d Document, key: &[u8]) -> Option<&'d Object> {
+        self.chain
+            .iter()
+            .find_map(|d| d.get(key).ok())
+            .and_then(|o| resolve(doc, o))
+    }
+
+    /// A radio button's group value: from its parents in the field tree
+    /// (a kid's own `/V` is not its group's), from itself alone outside.
+    fn group_value(&self, doc: &'d Document) -> Option<&'d Object> {
+        let dicts = match self.chain.get(1..) {
+            Some(parents) if self.in_tree && !parents.is_empty() => parents,
+            _ => &self.chain[..1],
+        };
+        dicts
+            .iter()
+            .find_map(|d| d.get(b"V").ok())
+            .and_then(|o| resolve(doc, o))
+    }
+}
+
+impl<'a> Interpreter<'a> {
+    /// The text of the page's annotations as they appear (form fields,
+    /// free text, stamps).
+    pub(super) fn annotations(
+        &mut self,
+        page: ObjectId,
+        resources: Option<&'a Dictionary>,
+        line: &mut Line,
+    ) -> Result<()> {
+        let doc = self.doc;
+        let Ok(page) = doc.get_dictionary(page) else {
+            return Ok(());
+        };
+        let annots = match page.get(b"Annots") {
+            Ok(Object::Reference(id)) => doc.get_object(*id).and_then(Object::as_array).ok(),
+            Ok(Object::Array(a)) => Some(a),
+            _ => None,
+        };
+        let Some(annots) = annots else {
+            return Ok(());
+        };
+        let form = match &self.form {
+            Some(form) => form.clone(),
+            None => self.form.insert(Rc::new(form(doc))).clone(),
+        };
+        // An annotation listed again is shown once.
+        let mut shown = HashSet::new();
+        for annot in annots.iter().take(MAX_ANNOTS) {
+            self.work(1)?;
+            let (annot, own_id) = match annot {
+                Object::Reference(id) if !shown.insert(*id) => continue,
+                Object::Reference(id) => match doc.get_dictionary(*id) {
+                    Ok(d) => (d, Some(*id)),
+                    Err(_) => continue,
+                },
+                Object::Dictionary(d) => (d, None),
+                _ => continue,
+            };
+            // Hidden (bit 2) and NoView (bit 6) annotations are not shown.
+            if annot
+                .get(b"F")
+                .and_then(Object::as_i64)
+                .is_ok_and(|f| f & 0b10_0010 != 0)
+            {
+                continue;
+            }
+            // Without a rectangle poppler has no annotation; an empty one
+            // draws nothing.
+            let Some(rect) = rect(annot) else { continue };
+            if rect[0] == rect[2] || rect[1] == rect[3] {
+                continue;
+            }
+            let (appearance, state) = normal_appearance(doc, annot);
+            let subtype = annot.get(b"Subtype").and_then(Object::as_name).ok();
+            let generated = match subtype {
+                // Only a widget listed by reference has a field in poppler.
+                Some(b"Widget") if own_id.is_some() => {
+                    let field = Field::new(doc, &form, own_id.unwrap_or((0, 0)), annot);
+                    match field.get(doc, b"FT").and_then(|o| o.as_name().ok()) {
+                        Some(kind) if appearance.is_none() || form.need_appearances => {
+                            let own_da = string_bytes(field.get(doc, b"DA"));
+                            let da = if own_da.is_empty() { form.da } else { own_da };
+                            let drs: Vec<&'a Dictionary> = field
+                                .chain
+                                .iter()
+                                .find_map(|d| sub_dict(doc, d, b"DR"))
+                                .into_iter()
+                                .chain(form.dr)
+                                .collect();
+                            let drawable = self.drawable(&drs, da)?;
+                            Some(widget_text(
+                                doc, annot, &field, kind, state, &form, &drawable,
+                            ))
+                        }
+                        _ => None,
+                    }
+                }
+                Some(b"FreeText") if appearance.is_none() => {
+                    let da = string_bytes(annot.get(b"DA").ok().and_then(|o| resolve(doc, o)));
+                    let drs: Vec<&'a Dictionary> = form.dr.into_iter().collect();
+                    let drawable = self.drawable(&drs, da)?;
+                    Some(free_text(doc, annot, &drawable))
+                }
+                _ => None,
+            };
+            if let Some(lines) = generated {
+                self.place(&lines, rect, line)?;
+                continue;
+            }
+            let Some((id, stream)) = appearance else {
+                continue;
+            };
+            let Some(ctm) = appearance_matrix(&stream.dict, rect) else {
+                continue;
+            };
+            line.newline();
+            let mut forms = Vec::new();
+            self.run_form_at(id, stream, resources, ctm, 0, &mut forms, line)?;
+            line.newline();
+        }
+        Ok(())
+    }
+
+    /// What the font a `/DA` names can draw: the font from the first of
+    /// `resources` that has it, else the Helvetica (WinAnsi) poppler falls
+    /// back to. Every character of a font of two-byte codes.
+    fn drawable(&mut self, resources: &[&'a Dictionary], da: &[u8]) -> Result<Drawable> {
+        let Some(name) = font_name(da) else {
+            return Ok(Drawable::All);
+        };
+        let doc = self.doc;
+        let found = resources
+            .iter()
+            .copied()
+            .find(|r| sub_dict(doc, r, b"Font").is_some_and(|f| f.has(name)));
+        if let Some(r) = found {
+            if let Some(font) = self.font(Some(r), name)? {
+                if !font.simple() {
+                    return Ok(Drawable::All);
+                }
+                let mut set = HashSet::new();
+                let mut text = String::new();
+                for code in 0..=255u32 {
+                    text.clear();
+                    font.decode(code, &mut text);
+                    let mut chars = text.chars();
+                    if let (Some(c), None) = (chars.next(), chars.next()) {
+                        set.insert(c);
+                    }
+                }
+                set.remove(&'\u{FFFD}');
+                return Ok(Drawable::Some(set));
+            }
+        }
+        let winansi = pdf_encoding::Encoding::WinAnsiEncoding.forward_map();
+        Ok(Drawable::Some(
+            (0..=255u8)
+                .filter_map(|b| winansi.and_then(|m| m.get(b)))
+                .collect(),
+        ))
+    }
+
+    /// Puts the lines of a generated appearance on lines of their own,
+    /// unless its rectangle lies wholly off the page.
+    fn place(&mut self, lines: &[String], rect: [f64; 4], line: &mut Line) -> Result<()> {
+        if let Some([x0, y0, x1, y1]) = line.page {
+            if rect[2] < x0 || rect[0] > x1 || rect[3] < y0 || rect[1] > y1 {
+                return Ok(());
+            }
+        }
+        for text in lines {
+            line.newline();
+            line.last = None;
+            for c in text.chars() {
+                if c.is_whitespace() {
+                    line.space();
+                } else if !c.is_control() {
+                    line.push(c);
+                }
+                if line.full {
+                    break;
+                }
+            }
+            line.newline();
+            self.text_room(line)?;
+        }
+        Ok(())
+    }
+}
+
+fn form(doc: &Document) -> Form<'_> {
+    let acro = doc
+        .catalog()
+        .ok()
+        .and_then(|c| sub_dict(doc, c, b"AcroForm"));
+    let Some(acro) = acro else {
+        return Form {
+            need_appearances: false,
+            da: b"",
+            dr: None,
+            parents: HashMap::new(),
+            in_tree: HashSet::new(),
+        };
+    };
+    let need_appearances = matches!(
+        acro.get(b"NeedAppearances")
+            .ok()
+            .and_then(|o| resolve(doc, o)),
+        Some(Object::Boolean(true))
+    );
+    let da = match acro.get(b"DA").ok().and_then(|o| resolve(doc, o)) {
+        Some(Object::String(s, _)) => s.as_slice(),
+        _ => b"",
+    };
+    let (parents, in_tree) = tree_parents(doc, acro);
+    Form {
+        need_appearances,
+        da,
+        dr: sub_dict(doc, acro, b"DR"),
+        parents,
+        in_tree,
+    }
+}
+
+/// Each kid's field in the form's field tree, and the tree's nodes,
+/// walked breadth first with each node once and at most [`MAX_FIELDS`]
+/// of them.
+fn tree_parents(
+    doc: &Document,
+    acro: &Dictionary,
+) -> (HashMap<ObjectId, ObjectId>, HashSet<ObjectId>) {
+    let mut parents = HashMap::new();
+    let kids = |d: &Dictionary| -> Vec<ObjectId> {
+        match d.get(b"Kids").ok().and_then(|k| resolve(doc, k)) {
+            Some(Object::Array(a)) => a
+                .iter()
+                .take(MAX_FIELDS)
+                .filter_map(|k| k.as_reference().ok())
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut queue: std::collections::VecDeque<ObjectId> =
+        match acro.get(b"Fields").ok().and_then(|f| resolve(doc, f)) {
+            Some(Object::Array(a)) => a
+                .iter()
+                .take(MAX_FIELDS)
+                .filter_map(|k| k.as_reference().ok())
+                .collect(),
+            _ => return (parents, HashSet::new()),
+        };
+    let mut seen: HashSet<ObjectId> = queue.iter().copied().collect();
+    let mut walked = 0;
+    while let Some(id) = queue.pop_front() {
+        walked += 1;
+        if walked > MAX_FIELDS {
+            break;
+        }
+        let Ok(dict) = doc.get_dictionary(id) else {
+            continue;
+        };
+        for kid in kids(dict) {
+            if seen.len() < MAX_FIELDS && seen.insert(kid) {
+                parents.insert(kid, id);
+                queue.push_back(kid);
+            }
+        }
+    }
+    (parents, seen)
+}
+
+fn resolve<'d>(doc: &'d Document, o: &'d Object) -> Option<&'d Object> {
+    match o {
+        Object::Reference(id) => doc.get_object(*id).ok(),
+        o => Some(o),
+    }
+}
+
+/// The annotation's rectangle, its corners in order (x0 < x1, y0 < y1).
+fn rect(annot: &Dictionary) -> Option<[f64; 4]> {
+    let Ok(Object::Array(r)) = annot.get(b"Rect") else {
+        return None;
+    };
+    let v: Vec<f64> = r.iter().take(5).filter_map(number).collect();
+    if r.len() != 4 || v.len() != 4 {
+        return None;
+    }
+    Some([
+        v[0].min(v[2]),
+        v[1].min(v[3]),
+        v[0].max(v[2]),
+        v[1].max(v[3]),
+    ])
+}
+
+/// The annotation's normal appearance stream for its state, and the
+/// state: `/AS`, else the only state there is, else `Off` (as poppler).
+fn normal_appearance<'d>(
+    doc: &'d Document,
+    annot: &'d Dictionary,
+) -> (Option<(ObjectId, &'d lopdf::Stream)>, &'d [u8]) {
+    let states_or_stream = sub_object(doc, annot, b"AP")
+        .and_then(|ap| ap.as_dict().ok())
+        .and_then(|ap| ap.get(b"N").ok());
+    let stream = |o: &'d Object| match o {
+        Object::Reference(id) => match doc.get_object(*id) {
+            Ok(Object::Stream(s)) => Some((*id, s)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let states = match states_or_stream {
+        Some(Object::Reference(id)) => match doc.get_object(*id) {
+            Ok(Object::Stream(s)) => Some(Err((*id, s))),
+            Ok(Object::Dictionary(d)) => Some(Ok(d)),
+            _ => None,
+        },
+        Some(Object::Dictionary(d)) => Some(Ok(d)),
+        _ => None,
+    };
+    let own = annot.get(b"AS").and_then(Object::as_name).ok();
+    match states {
+        Some(Err(found)) => (Some(found), own.unwrap_or(b"Off")),
+        Some(Ok(states)) => {
+            let only = (states.len() == 1)
+                .then(|| states.iter().next().map(|(k, _)| k.as_slice()))
+                .flatten();
+            let state = own.or(only).unwrap_or(b"Off");
+            (states.get(state).ok().and_then(stream), state)
+        }
+        None => (None, own.unwrap_or(b"Off")),
+    }
+}
+
+fn sub_object<'d>(doc: &'d Document, dict: &'d Dictionary, key: &[u8]) -> Option<&'d Object> {
+    resolve(doc, dict.get(key).ok()?)
+}
+
+/// Where an appearance form is drawn: its `/Matrix`, then the map taking
+/// its box so transformed onto `rect` (PDF 32000-1 12.5.5). None without
+/// a box of four numbers, which poppler does not draw.
+fn appearance_matrix(dict: &Dictionary, rect: [f64; 4]) -> Option<Matrix> {
+    let Ok(Object::Array(b)) = dict.get(b"BBox") else {
+        return None;
+    };
+    let b: Vec<f64> = b.iter().take(5).filter_map(number).collect();
+    if b.len() != 4 {
+        return None;
+    }
+    let m = form_matrix(dict);
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for (x, y) in [(b[0], b[1]), (b[0], b[3]), (b[2], b[1]), (b[2], b[3])] {
+        let tx = x * m[0] + y * m[2] + m[4];
+        let ty = x * m[1] + y * m[3] + m[5];
+        x0 = x0.min(tx);
+        x1 = x1.max(tx);
+        y0 = y0.min(ty);
+        y1 = y1.max(ty);
+    }
+    let sx = if x1 > x0 {
+        (rect[2] - rect[0]) / (x1 - x0)
+    } else {
+        1.0
+    };
+    let sy = if y1 > y0 {
+        (rect[3] - rect[1]) / (y1 - y0)
+    } else {
+        1.0
+    };
+    let map = [sx, 0.0, 0.0, sy, rect[0] - x0 * sx, rect[1] - y0 * sy];
+    let full = mul(&m, &map);
+    full.iter().all(|v| v.is_finite()).then_some(full)
+}
+
+/// A text string as poppler reads one: UTF-16BE after its mark, else
+/// PDFDocEncoding (a UTF-8 mark, PDF 2.0's, is three letters to it).
+fn text_string(o: &Object) -> Option<String> {
+    match o {
+        Object::String(s, format) if s.starts_with(b"\xEF\xBB\xBF") => {
+            let rest = Object::String(s[3..].to_vec(), *format);
+            let rest = lopdf::decode_text_string(&rest).ok()?;
+            Some(format!("\u{ef}\u{bb}\u{bf}{rest}"))
+        }
+        Object::String(..) => lopdf::decode_text_string(o).ok(),
+        _ => None,
+    }
+}
+
+fn string_bytes(o: Option<&Object>) -> &[u8] {
+    match o {
+        Some(Object::String(s, _)) => s,
+        _ => b"",
+    }
+}
+
+/// The font a default appearance string sets (`/Name size Tf`), the
+/// last one.
+fn font_name(da: &[u8]) -> Option<&[u8]> {
+    let tokens: Vec<&[u8]> = da
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    tokens
+        .windows(3)
+        .rfind(|w| w[2] == b"Tf")
+        .and_then(|w| w[0].strip_prefix(b"/"))
+}
+
+fn sets_font(da: &[u8]) -> bool {
+    font_name(da).is_some()
+}
+
+/// Whether poppler can draw a field's text: its `/DA` (inherited, else
+/// the form's) sets a font, or the form's does. (poppler 22.12, the
+/// reference, draws no check mark without one either.)
+fn da_drawable(own: &[u8], form: &Form) -> bool {
+    let da = if own.is_empty() { form.da } else { own };
+    sets_font(da) || (da != form.da && sets_font(form.da))
+}
+
+/// The text poppler draws in the appearance it makes for a widget of a
+/// field of type `kind` in `state`.
+fn widget_text(
+    doc: &Document,
+    annot: &Dictionary,
+    field: &Field,
+    kind: &[u8],
+    state: &[u8],
+    form: &Form,
+    drawable: &Drawable,
+) -> Vec<String> {
+    let flags = field
+        .get(doc, b"Ff")
+        .and_then(|o| o.as_i64().ok())
+        .unwrap_or(0);
+    let own_da = string_bytes(field.get(doc, b"DA"));
+    let caption = sub_object(doc, annot, b"MK")
+        .and_then(|mk| mk.as_dict().ok())
+        .and_then(|mk| mk.get(b"CA").ok())
+        .and_then(|ca| resolve(doc, ca));
+    match kind {
+        b"Btn" if flags & PUSH != 0 => match caption.and_then(text_string) {
+            Some(c) if da_drawable(own_da, form) => vec![drawable.keep(&c)],
+            _ => Vec::new(),
+        },
+        b"Btn" => {
+            // A radio button is on when its group's value names its state
+            // (a kid's own `/V` does not count); a check box when its
+            // state is not Off.
+            let on = state != b"Off"
+                && (flags & RADIO == 0
+                    || field.group_value(doc).and_then(|v| v.as_name().ok()) == Some(state));
+            let mark = match caption {
+                Some(c) => string_bytes(Some(c)),
+                // A check box without a caption shows ZapfDingbats' check.
+                None if flags & RADIO == 0 => b"3",
+                None => b"",
+            };
+            if !on || mark.is_empty() || !da_drawable(own_da, form) {
+                return Vec::new();
+            }
+            vec![dingbats(mark)]
+        }
+        b"Tx" => {
+            let Some(value) = field.get(doc, b"V").and_then(text_string) else {
+                return Vec::new();
+            };
+            if !da_drawable(own_da, form) {
+                return Vec::new();
+            }
+            let value = drawable.keep(&value);
+            if flags & PASSWORD != 0 {
+                return vec!["*".repeat(value.chars().filter(|c| !c.is_control()).count())];
+            }
+            let combs = field
+                .get(doc, b"MaxLen")
+                .and_then(|o| o.as_i64().ok())
+                .filter(|&n| n > 0 && flags & COMB != 0 && flags & MULTILINE == 0);
+            if let Some(n) = combs {
+                // Each character in a cell of its own, apart from the next.
+                let cells: Vec<String> = value
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(usize::try_from(n).unwrap_or(usize::MAX))
+                    .map(String::from)
+                    .collect();
+                return vec![cells.join(" ")];
+            }
+            value
+                .split(['\r', '\n'])
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect()
+        }
+        b"Ch" => {
+            if !da_drawable(own_da, form) {
+                return Vec::new();
+            }
+            choice_text(doc, field, flags)
+                .iter()
+                .map(|l| drawable.keep(l))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A choice field's shown text: a combo box's selected option (or its
+/// edited value), a list box's options from its top index on.
+fn choice_text(doc: &Document, field: &Field, flags: i64) -> Vec<String> {
+    // Each option: its export value and the text shown.
+    let options: Vec<(Option<&[u8]>, Option<&Object>)> =
+        match field.get(doc, b"Opt").and_then(|o| o.as_array().ok()) {
+            Some(opt) => opt
+                .iter()
+                .take(MAX_OPTIONS)
+                .map(|o| match resolve(doc, o) {
+                    Some(s @ Object::String(..)) => (None, Some(s)),
+                    Some(Object::Array(pair)) if pair.len() >= 2 => {
+                        let export = match pair.first().and_then(|o| resolve(doc, o)) {
+                            Some(Object::String(s, _)) => Some(s.as_slice()),
+                            _ => None,
+                        };
+                        let shown = pair
+                            .get(1)
+                            .and_then(|o| resolve(doc, o))
+                            .filter(|o| matches!(o, Object::String(..)));
+                        (export, shown)
+                    }
+                    _ => (None, None),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+    if flags & COMBO == 0 {
+        let top = field
+            .get(doc, b"TI")
+            .and_then(|o| o.as_i64().ok())
+            .and_then(|t| usize::try_from(t).ok())
+            .unwrap_or(0);
+        return options
+            .iter()
+            .skip(top)
+            .filter_map(|(_, shown)| shown.and_then(text_string))
+            .collect();
+    }
+    // Selected by `/I` (as Acrobat and poppler prefer it), else by `/V`
+    // naming an option's export value (or its text, when it has none).
+    let matches = |v: &[u8], (export, shown): &(Option<&[u8]>, Option<&Object>)| match export {
+        Some(e) => *e == v,
+        None => shown.is_some_and(|s| string_bytes(Some(s)) == v),
+    };
+    let selected: Option<usize> = match field.get(doc, b"I") {
+        Some(Object::Array(indices)) => indices
+            .iter()
+            .take(MAX_OPTIONS)
+            .filter_map(|i| i.as_i64().ok())
+            .filter_map(|i| usize::try_from(i).ok())
+            .filter(|&i| i < options.len())
+            .min(),
+        _ => match field.get(doc, b"V") {
+            Some(Object::String(v, _)) => {
+                let found = options.iter().position(|o| matches(v, o));
+                if found.is_none() && flags & EDIT != 0 {
+                    let edited = field.get(doc, b"V").and_then(text_string);
+                    return edited.into_iter().collect();
+                }
+                found
+            }
+            Some(Object::Array(values)) => options.iter().position(|o| {
+                values
+                    .iter()
+                    .take(MAX_OPTIONS)
+                    .any(|v| matches!(v, Object::String(v, _) if matches(v, o)))
+            }),
+            _ => None,
+        },
+    };
+    selected
+        .and_then(|i| options.get(i))
+        .and_then(|(_, shown)| shown.and_then(text_string))
+        .into_iter()
+        .collect()
+}
+
+/// A button's caption as ZapfDingbats draws it ("3" is a check mark).
+fn dingbats(bytes: &[u8]) -> String {
+    let Some(map) = pdf_encoding::Encoding::AdobeZdingbat.forward_map() else {
+        return String::new();
+    };
+    bytes.iter().filter_map(|&b| map.get(b)).collect()
+}
+
+/// The lines of a free-text note without an appearance: its `/Contents`,
+/// what its font can draw of them.
+fn free_text(doc: &Document, annot: &Dictionary, drawable: &Drawable) -> Vec<String> {
+    let Some(text) = annot
+        .get(b"Contents")
+        .ok()
+        .and_then(|o| resolve(doc, o))
+        .and_then(text_string)
+    else {
+        return Vec::new();
+    };
+    text.split(['\r', '\n'])
+        .map(|l| drawable.keep(l))
+        .filter(|l| !l.trim().is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form_dict(bbox: [i64; 4], matrix: Option<[i64; 6]>) -> Dictionary {
+        let mut d = Dictionary::new();
+        d.set(
+            "BBox",
+            Object::Array(bbox.iter().map(|&v| Object::Integer(v)).collect()),
+        );
+        if let Some(m) = matrix {
+            d.set(
+                "Matrix",
+                Object::Array(m.iter().map(|&v| Object::Integer(v)).collect()),
+            );
+        }
+        d
+    }
+
+    fn apply(m: &Matrix, x: f64, y: f64) -> (f64, f64) {
+        (x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5])
+    }
+
+    #[test]
+    fn maps_the_box_onto_the_rectangle() {
+        // The box's corner at (100, 500) lands on the rectangle's.
+        let m = appearance_matrix(
+            &form_dict([100, 500, 300, 520], None),
+            [72.0, 40.0, 272.0, 60.0],
+        );
+        let m = m.expect("a box");
+        assert_eq!(apply(&m, 100.0, 500.0), (72.0, 40.0));
+        assert_eq!(apply(&m, 300.0, 520.0), (272.0, 60.0));
+    }
+
+    #[test]
+    fn maps_a_rotated_box_onto_the_rectangle() {
+        // Turned a quarter: the box 20 wide, 10 high stands 10 wide, 20 high.
+        let dict = form_dict([0, 0, 20, 10], Some([0, 1, -1, 0, 0, 0]));
+        let m = appearance_matrix(&dict, [100.0, 100.0, 110.0, 120.0]).expect("a box");
+        assert_eq!(apply(&m, 0.0, 0.0), (110.0, 100.0));
+        assert_eq!(apply(&m, 20.0, 10.0), (100.0, 120.0));
+    }
+
+    #[test]
+    fn draws_nothing_without_a_box() {
+        let mut dict = form_dict([0, 0, 1, 1], None);
+        dict.set(
+            "BBox",
+            Object::Array(vec![Object::Integer(0), Object::Null]),
+        );
+        assert!(appearance_matrix(&dict, [0.0, 0.0, 10.0, 10.0]).is_none());
+    }
+
+    #[test]
+    fn ends_a_cyclic_field_tree() {
+        let mut doc = Document::with_version("1.7");
+        let a = doc.new_object_id();
+        let b = doc.new_object_id();
+        let mut da = Dictionary::new();
+        da.set("Parent", Object::Reference(b));
+        let mut db = Dictionary::new();
+        db.set("Parent", Object::Reference(a));
+        db.set("FT", Object::Name(b"Tx".to_vec()));
+        doc.objects.insert(a, Object::Dictionary(da));
+        doc.objects.insert(b, Object::Dictionary(db));
+        let form = form(&doc);
+        let widget = doc.get_dictionary(a).expect("a dictionary");
+        let field = Field::new(&doc, &form, a, widget);
+        assert_eq!(field.chain.len(), 2);
+        assert_eq!(field.get(&doc, b"FT"), Some(&Object::Name(b"Tx".to_vec())));
+        assert_eq!(field.get(&doc, b"V"), None);
+    }
+
+    #[test]
+    fn reads_a_default_appearance_font() {
+        assert_eq!(font_name(b"0 g /Helv 12 Tf"), Some(&b"Helv"[..]));
+        assert_eq!(font_name(b"0 g 12 Tf"), None);
+        assert_eq!(font_name(b""), None);
+    }
+}
