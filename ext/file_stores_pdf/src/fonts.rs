@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use lopdf::{Dictionary, Document, Object};
 
 use crate::cjk::Collection;
-use crate::cmap::{parse_codespace, parse_to_unicode, MAX_RANGE};
+use crate::cmap::{parse_cid_map, parse_codespace, parse_to_unicode, CidMap, MAX_RANGE};
 use crate::embedded::GlyphText;
 use crate::filters::{self, Budget};
 use crate::legacy::Legacy;
@@ -27,6 +27,9 @@ pub struct Font {
     /// A Type0 font's code lengths from its embedded CMap's codespace
     /// ranges (low and high bytes), when it has one; else two bytes.
     codespace: Vec<(Vec<u8>, Vec<u8>)>,
+    /// A Type0 font's embedded CMap's code-to-CID map, when it has one
+    /// (else codes are CIDs, as in Identity-H).
+    cid_map: Option<CidMap>,
     /// The text of each code from the ToUnicode map.
     to_unicode: HashMap<u32, String>,
     /// For simple fonts, the text of each byte from the encoding.
@@ -116,16 +119,21 @@ impl Font {
             .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok())
             .map(|bytes| parse_to_unicode(&bytes, &|| budget.check().is_err()))
             .unwrap_or_default();
-        let codespace = if two_byte {
-            match get(doc, dict, b"Encoding") {
-                Some(Object::Stream(cmap)) => filters::decoded(cmap, MAX_FONT_BYTES, budget)
-                    .map(|b| parse_codespace(&b))
-                    .unwrap_or_default(),
-                _ => Vec::new(),
+        let (codespace, cid_map) = match get(doc, dict, b"Encoding") {
+            Some(Object::Stream(cmap)) if two_byte => {
+                match filters::decoded(cmap, MAX_FONT_BYTES, budget) {
+                    Ok(b) => (
+                        parse_codespace(&b),
+                        Some(parse_cid_map(&b, &|| budget.check().is_err())),
+                    ),
+                    Err(_) => (Vec::new(), None),
+                }
             }
-        } else {
-            Vec::new()
+            _ => (Vec::new(), None),
         };
+        // Codes that are CIDs, or that an embedded CMap makes CIDs: their
+        // text may come from the CID font's collection or program.
+        let cids = two_byte && (encoding_name.starts_with(b"Identity") || cid_map.is_some());
         let (simple, numbered) = if two_byte {
             (Vec::new(), Vec::new())
         } else {
@@ -134,6 +142,7 @@ impl Font {
         let mut font = Font {
             two_byte,
             codespace,
+            cid_map,
             to_unicode,
             simple,
             numbered,
@@ -154,17 +163,16 @@ impl Font {
                         Some(Object::Stream(cmap)) if cmap.dict.get(b"WMode")
                             .and_then(Object::as_i64).is_ok_and(|m| m == 1))),
         };
-        if two_byte && encoding_name.starts_with(b"Identity") {
+        if cids {
             font.collection = collection(doc, dict);
         }
-        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
+        font.embedded = font.embedded_text(doc, dict, cids, budget);
         // A CID font with no map to text, and no glyph text in its program
-        // (often none embedded): its writer meant the codes as Unicode, as
+        // (often none embedded): its writer meant the CIDs as Unicode, as
         // pdftotext reads them.
-        font.utf16 |= two_byte
+        font.utf16 |= cids
             && font.to_unicode.is_empty()
             && font.embedded.is_none()
-            && encoding_name.starts_with(b"Identity")
             && font.collection.is_none();
         if two_byte {
             font.cid_widths(doc, dict);
@@ -175,20 +183,21 @@ impl Font {
     }
 
     /// The embedded program's glyph text, read only where the PDF may lack
-    /// text: a CID font with codes that are CIDs (Identity-H or -V) and no
-    /// ToUnicode map, or a symbolic TrueType font without one.
+    /// text: a CID font with codes that are CIDs (Identity-H or -V, or
+    /// through an embedded CMap) and no ToUnicode map, or a symbolic
+    /// TrueType font without one.
     fn embedded_text(
         &self,
         doc: &Document,
         dict: &Dictionary,
-        encoding: &[u8],
+        cids: bool,
         budget: &Budget,
     ) -> Option<GlyphText> {
         if !self.to_unicode.is_empty() || self.utf16 {
             return None;
         }
         if self.two_byte {
-            if !encoding.starts_with(b"Identity") {
+            if !cids {
                 return None;
             }
             let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
@@ -352,7 +361,8 @@ impl Font {
         const ENTRY: usize = 48;
         let map: usize = self.to_unicode.values().map(|t| ENTRY + t.len()).sum();
         let embedded = self.embedded.as_ref().map_or(0, GlyphText::footprint);
-        map + self.widths.len() * 16 + embedded + self.simple.len() * 32
+        let cids = self.cid_map.as_ref().map_or(0, |m| m.cids.len() * 16);
+        map + self.widths.len() * 16 + embedded + self.simple.len() * 32 + cids
     }
 
     /// Appends the text of `code` to `out`.
@@ -372,6 +382,17 @@ impl Font {
                 None => out.push('\u{FFFD}'),
             }
         } else if self.two_byte {
+            // An embedded CMap makes codes CIDs; one it leaves out is CID
+            // 0, no glyph, unless it builds on Identity (as pdftotext reads
+            // it; a map of `bfchar` sections, not `cidchar`, names none).
+            let code = match &self.cid_map {
+                Some(m) => match m.cids.get(&code) {
+                    Some(&cid) => cid,
+                    None if m.identity => code,
+                    None => return out.push('\u{FFFD}'),
+                },
+                _ => code,
+            };
             let pair = [(code >> 16) as u16, code as u16];
             let code_char = if code > 0xFFFF {
                 char::decode_utf16(pair).next().and_then(Result::ok)
@@ -637,6 +658,7 @@ impl Font {
         Font {
             two_byte: true,
             codespace: Vec::new(),
+            cid_map: None,
             to_unicode: HashMap::new(),
             simple: Vec::new(),
             numbered: Vec::new(),

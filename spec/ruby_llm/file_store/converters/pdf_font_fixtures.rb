@@ -100,4 +100,21 @@ module PdfFontFixtures
     text_pdf("BT /F1 12 Tf 72 720 Td (abgdpqlm) Tj ET\n",
              font: '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>')
   end
+
+  # A Type0 font of Adobe-Japan1 whose embedded CMap (object 6, no
+  # ToUnicode map) makes one-byte codes CIDs: 01-1A capitals (CID 34 on),
+  # 20 the space (CID 1), 21-3A small letters (CID 66 on). Shown as
+  # "Hello World".
+  def pdf_with_embedded_cid_cmap
+    cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n" \
+           "/CMapName /Fixture-H def /CMapType 1 def\n" \
+           "1 begincodespacerange <00> <FF> endcodespacerange\n" \
+           "3 begincidrange <01> <1A> 34 <20> <20> 1 <21> <3A> 66 endcidrange\nendcmap end end\n"
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /MS-Mincho /Encoding 6 0 R ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /MS-Mincho ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /DW 500 >>] >>'
+    codes = 'Hello World'.chars.map { |c| format('%02X', c == ' ' ? 0x20 : c.ord - 0x40) }.join
+    program = pdf_stream(cmap, '/Type /CMap /CMapName /Fixture-H ')
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{codes}> Tj ET\n", font:, extra: [program])
+  end
 end

@@ -40,6 +40,19 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_utf16_cmap)).to eq("## Page 1\n\n日本語の𠮷野家\n")
   end
 
+  it "reads a CID font's embedded CMap (cidrange, no ToUnicode) to CIDs of its collection" do
+    expect(convert(pdf_with_embedded_cid_cmap)).to eq("## Page 1\n\nHello World\n")
+  end
+
+  it 'reads one-byte ToUnicode destinations and a code-to-CID map written as ToUnicode, as pdftotext does' do
+    cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n" \
+           "1 begincodespacerange <00> <FF> endcodespacerange\n" \
+           "2 beginbfchar <48> <4A> <65> <61> endbfchar\n" \
+           "2 begincidrange <6C> <6C> 122 <6F> <6F> 122 endcidrange\nendcmap end end\n"
+    # "Hello" in Helvetica, read through the map as "Jazzz".
+    expect(convert(pdf_with_to_unicode(cmap))).to eq("## Page 1\n\nJazzz\n")
+  end
+
   it "reads an Identity CID font without ToUnicode through its embedded program's cmap" do
     expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
   end
