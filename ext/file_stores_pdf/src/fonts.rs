@@ -537,6 +537,8 @@ fn simple_encoding(
     let type3 =
         get(doc, dict, b"Subtype").and_then(|o| o.as_name().ok()) == Some(b"Type3".as_slice());
     let mut numbered = Vec::new();
+    // A glyph name that says nothing (`/H1`, `/glyph7`), not `.notdef`.
+    let mut unknown = false;
     if let Some(Object::Dictionary(d)) = encoding {
         if let Some(Object::Array(diffs)) = get(doc, d, b"Differences") {
             let diffs: Vec<&Object> = diffs.iter().map(|o| deref(doc, o)).collect();
@@ -555,6 +557,7 @@ fn simple_encoding(
                                 .or_else(|| numeric_name(name, code, &base))
                                 .or_else(|| type3.then(|| number().map(String::from)).flatten())
                                 .or_else(|| type3.then(|| base[code].clone()).flatten());
+                            unknown |= table[code].is_none() && name.as_slice() != b".notdef";
                         }
                         code += 1;
                     }
@@ -562,6 +565,18 @@ fn simple_encoding(
                 }
             }
         }
+    }
+    if unknown && numbered.is_empty() {
+        // Once a name says nothing, pdftotext reads every code with no text
+        // as the character of its number: writers of made-up names mostly
+        // keep the codes of the letters. Read so after the embedded
+        // program, for printable codes only.
+        numbered = (0..=255u8)
+            .map(|c| {
+                let printable = c >= 0x20 && !(0x7F..0xA0).contains(&c);
+                (table[usize::from(c)].is_none() && printable).then(|| char::from(c))
+            })
+            .collect();
     }
     (table, numbered)
 }

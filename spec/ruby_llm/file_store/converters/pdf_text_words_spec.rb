@@ -53,6 +53,13 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_to_unicode(cmap))).to eq("## Page 1\n\nJazzz\n")
   end
 
+  it 'reads codes whose glyph names say nothing as the characters of their numbers, as pdftotext does' do
+    font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 32 /LastChar 119 /Widths [#{'556 ' * 88}] " \
+           '/Encoding << /Type /Encoding /Differences [72 /glyph1 101 /glyph2 108 /glyph3 /glyph4 119 /glyph5] >> >>'
+    pdf = text_pdf("BT /F1 12 Tf 72 720 Td (Hello world) Tj ET\n", font:)
+    expect(convert(pdf)).to eq("## Page 1\n\nHello world\n")
+  end
+
   it "reads an Identity CID font without ToUnicode through its embedded program's cmap" do
     expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
   end
