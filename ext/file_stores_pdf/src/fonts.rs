@@ -370,7 +370,9 @@ impl Font {
         if let Some(t) = self.to_unicode.get(&code) {
             out.push_str(t);
         } else if let Some(legacy) = self.legacy {
-            let len = if code > 0xFFFF {
+            let len = if code > 0xFF_FFFF {
+                4
+            } else if code > 0xFFFF {
                 3
             } else if code > 0xFF {
                 2

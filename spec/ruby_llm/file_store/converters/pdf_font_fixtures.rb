@@ -117,4 +117,15 @@ module PdfFontFixtures
     program = pdf_stream(cmap, '/Type /CMap /CMapName /Fixture-H ')
     text_pdf("BT /F1 12 Tf 72 720 Td <#{codes}> Tj ET\n", font:, extra: [program])
   end
+
+  # A CID font of Adobe-Japan1 whose predefined CMap is +cmap+
+  # (UniJIS-UTF8-H, UniJIS-UTF32-H) showing +text+, its codes that
+  # encoding's bytes.
+  def pdf_with_unicode_cmap(cmap, text)
+    bytes = cmap.include?('UTF32') ? text.unpack('U*').pack('N*') : text.b
+    font = "<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPr6N-Regular /Encoding /#{cmap} " \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> >>] >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{bytes.unpack1('H*')}> Tj ET\n", font:)
+  end
 end

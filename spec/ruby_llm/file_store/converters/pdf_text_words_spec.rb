@@ -60,6 +60,12 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf)).to eq("## Page 1\n\nHello world\n")
   end
 
+  it 'reads the UTF-8 and UTF-32 CMaps (UniJIS-UTF8-H, UniJIS-UTF32-H) as their codes say' do
+    %w[UniJIS-UTF8-H UniJIS-UTF32-H].each do |cmap|
+      expect(convert(pdf_with_unicode_cmap(cmap, '日本語の𠮷野家'))).to eq("## Page 1\n\n日本語の𠮷野家\n"), cmap
+    end
+  end
+
   it "reads an Identity CID font without ToUnicode through its embedded program's cmap" do
     expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
   end
