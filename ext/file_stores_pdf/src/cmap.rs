@@ -14,6 +14,8 @@
 
 use std::collections::HashMap;
 
+use crate::cjk::Collection;
+
 /// The most codes one `bfrange` may map, so a hostile range cannot ask for
 /// billions of entries.
 pub const MAX_RANGE: u32 = 1 << 16;
@@ -244,6 +246,32 @@ pub fn parse_cid_map(bytes: &[u8], cancelled: &dyn Fn() -> bool) -> CidMap {
     out
 }
 
+/// The collection a ToUnicode map builds on (`/Adobe-Korea1-UCS2
+/// usecmap`): Adobe's CID-to-Unicode map of that collection gives the text
+/// of the codes the map leaves out, as pdftotext reads them. Only the
+/// first few kilobytes are searched, where `usecmap` stands.
+pub fn base_collection(bytes: &[u8]) -> Option<Collection> {
+    let head = &bytes[..bytes.len().min(16 << 10)];
+    let mut words: [&[u8]; 3] = [b"", b"", b""];
+    for token in Tokens::new(head) {
+        if let Tok::Word(w) = token {
+            if w == b"usecmap" {
+                return match words {
+                    [b"Adobe", ordering, b"UCS2"] => Collection::named(b"Adobe", ordering),
+                    _ => None,
+                };
+            }
+            let section = w.ends_with(b"range") || w.ends_with(b"char");
+            if w.starts_with(b"begin") && section {
+                // The sections have begun: no usecmap comes after them.
+                return None;
+            }
+            words = [words[1], words[2], w];
+        }
+    }
+    None
+}
+
 /// The codespace ranges of a CMap: low and high bytes of equal lengths,
 /// 1 to 4 bytes.
 pub fn parse_codespace(bytes: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
@@ -463,6 +491,18 @@ mod tests {
         assert_eq!((map[&1].as_str(), map[&2].as_str()), ("A", "B"));
         assert!(!map.contains_key(&3) && !map.contains_key(&4));
         assert_eq!(map[&5], "B");
+    }
+
+    #[test]
+    fn finds_the_collection_a_to_unicode_map_builds_on() {
+        let cmap = b"begincmap /Adobe-Korea1-UCS2 usecmap /CIDSystemInfo 3 dict dup begin end def \
+                     1 beginbfchar <46FD> <0081> endbfchar";
+        assert_eq!(base_collection(cmap), Some(Collection::Korea1));
+        assert_eq!(base_collection(b"/Adobe-Identity-UCS usecmap"), None);
+        assert_eq!(
+            base_collection(b"1 beginbfchar <01> <41> endbfchar /Adobe-GB1-UCS2 usecmap"),
+            None
+        );
     }
 
     #[test]

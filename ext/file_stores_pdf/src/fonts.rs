@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use lopdf::{Dictionary, Document, Object};
 
 use crate::cjk::Collection;
-use crate::cmap::{parse_cid_map, parse_codespace, parse_to_unicode, CidMap, MAX_RANGE};
+use crate::cmap::{
+    base_collection, parse_cid_map, parse_codespace, parse_to_unicode, CidMap, MAX_RANGE,
+};
 use crate::embedded::GlyphText;
 use crate::filters::{self, Budget};
 use crate::legacy::Legacy;
@@ -32,6 +34,9 @@ pub struct Font {
     cid_map: Option<CidMap>,
     /// The text of each code from the ToUnicode map.
     to_unicode: HashMap<u32, String>,
+    /// The Adobe collection whose CID-to-Unicode map the ToUnicode map
+    /// builds on (`usecmap`), for a Type0 font: the text of codes it leaves out.
+    to_unicode_base: Option<Collection>,
     /// For simple fonts, the text of each byte from the encoding.
     simple: Vec<Option<String>>,
     /// For simple fonts whose `/Differences` names are all numbers
@@ -114,11 +119,17 @@ impl Font {
             let n = String::from_utf8_lossy(encoding_name);
             n.starts_with("Uni") && (n.contains("UCS2") || n.contains("UTF16"))
         };
-        let to_unicode = get(doc, dict, b"ToUnicode")
+        let to_unicode_bytes = get(doc, dict, b"ToUnicode")
             .and_then(|o| o.as_stream().ok())
-            .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok())
-            .map(|bytes| parse_to_unicode(&bytes, &|| budget.check().is_err()))
+            .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok());
+        let to_unicode = to_unicode_bytes
+            .as_ref()
+            .map(|bytes| parse_to_unicode(bytes, &|| budget.check().is_err()))
             .unwrap_or_default();
+        let to_unicode_base = to_unicode_bytes
+            .as_ref()
+            .filter(|_| two_byte)
+            .and_then(|bytes| base_collection(bytes));
         let (codespace, cid_map) = match get(doc, dict, b"Encoding") {
             Some(Object::Stream(cmap)) if two_byte => {
                 match filters::decoded(cmap, MAX_FONT_BYTES, budget) {
@@ -144,6 +155,7 @@ impl Font {
             codespace,
             cid_map,
             to_unicode,
+            to_unicode_base,
             simple,
             numbered,
             utf16,
@@ -369,6 +381,8 @@ impl Font {
     pub fn decode(&self, code: u32, out: &mut String) {
         if let Some(t) = self.to_unicode.get(&code) {
             out.push_str(t);
+        } else if let Some(c) = self.to_unicode_base.and_then(|b| b.text(code)) {
+            out.push(c);
         } else if let Some(legacy) = self.legacy {
             let len = if code > 0xFF_FFFF {
                 4
@@ -677,6 +691,7 @@ impl Font {
             codespace: Vec::new(),
             cid_map: None,
             to_unicode: HashMap::new(),
+            to_unicode_base: None,
             simple: Vec::new(),
             numbered: Vec::new(),
             utf16: false,

@@ -128,4 +128,18 @@ module PdfFontFixtures
            '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> >>] >>'
     text_pdf("BT /F1 12 Tf 72 720 Td <#{bytes.unpack1('H*')}> Tj ET\n", font:)
   end
+
+  # An Identity-H CID font (of a registry of its own) whose ToUnicode map
+  # (object 6) builds on Adobe-Japan1-UCS2 (`usecmap`) and names one code,
+  # 0300, itself; the page shows Japan1 CIDs and that code: "Hello World!".
+  def pdf_with_to_unicode_on_a_collection
+    cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/Adobe-Japan1-UCS2 usecmap\n" \
+           "1 begincodespacerange <0000> <FFFF> endcodespacerange\n" \
+           "1 beginbfchar <0300> <0021> endbfchar\nendcmap end end\n"
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /Fixture /Encoding /Identity-H /ToUnicode 6 0 R ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Fixture ' \
+           '/CIDSystemInfo << /Registry (Fixture) /Ordering (Japan1) /Supplement 2 >> /DW 500 >>] >>'
+    cids = 'Hello World'.chars.map { |c| format('%04X', c.ord - 31) }.join
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{cids}0300> Tj ET\n", font:, extra: [pdf_stream(cmap)])
+  end
 end

@@ -66,6 +66,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     end
   end
 
+  it 'reads the codes a ToUnicode map leaves out through the Adobe collection it builds on (usecmap)' do
+    expect(convert(pdf_with_to_unicode_on_a_collection)).to eq("## Page 1\n\nHello World!\n")
+  end
+
   it "reads an Identity CID font without ToUnicode through its embedded program's cmap" do
     expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
   end
