@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use lopdf::{Dictionary, Document, Object};
 
 use crate::cjk::Collection;
-use crate::cmap::{parse_codespace, parse_to_unicode, MAX_RANGE};
+use crate::cmap::{
+    base_collection, parse_cid_map, parse_codespace, parse_to_unicode, CidMap, MAX_RANGE,
+};
 use crate::embedded::GlyphText;
 use crate::filters::{self, Budget};
 use crate::legacy::Legacy;
@@ -27,8 +29,14 @@ pub struct Font {
     /// A Type0 font's code lengths from its embedded CMap's codespace
     /// ranges (low and high bytes), when it has one; else two bytes.
     codespace: Vec<(Vec<u8>, Vec<u8>)>,
+    /// A Type0 font's embedded CMap's code-to-CID map, when it has one
+    /// (else codes are CIDs, as in Identity-H).
+    cid_map: Option<CidMap>,
     /// The text of each code from the ToUnicode map.
     to_unicode: HashMap<u32, String>,
+    /// The Adobe collection whose CID-to-Unicode map the ToUnicode map
+    /// builds on (`usecmap`), for a Type0 font: the text of codes it leaves out.
+    to_unicode_base: Option<Collection>,
     /// For simple fonts, the text of each byte from the encoding.
     simple: Vec<Option<String>>,
     /// For simple fonts whose `/Differences` names are all numbers
@@ -111,21 +119,32 @@ impl Font {
             let n = String::from_utf8_lossy(encoding_name);
             n.starts_with("Uni") && (n.contains("UCS2") || n.contains("UTF16"))
         };
-        let to_unicode = get(doc, dict, b"ToUnicode")
+        let to_unicode_bytes = get(doc, dict, b"ToUnicode")
             .and_then(|o| o.as_stream().ok())
-            .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok())
-            .map(|bytes| parse_to_unicode(&bytes, &|| budget.check().is_err()))
+            .and_then(|s| filters::decoded(s, MAX_FONT_BYTES, budget).ok());
+        let to_unicode = to_unicode_bytes
+            .as_ref()
+            .map(|bytes| parse_to_unicode(bytes, &|| budget.check().is_err()))
             .unwrap_or_default();
-        let codespace = if two_byte {
-            match get(doc, dict, b"Encoding") {
-                Some(Object::Stream(cmap)) => filters::decoded(cmap, MAX_FONT_BYTES, budget)
-                    .map(|b| parse_codespace(&b))
-                    .unwrap_or_default(),
-                _ => Vec::new(),
+        let to_unicode_base = to_unicode_bytes
+            .as_ref()
+            .filter(|_| two_byte)
+            .and_then(|bytes| base_collection(bytes));
+        let (codespace, cid_map) = match get(doc, dict, b"Encoding") {
+            Some(Object::Stream(cmap)) if two_byte => {
+                match filters::decoded(cmap, MAX_FONT_BYTES, budget) {
+                    Ok(b) => (
+                        parse_codespace(&b),
+                        Some(parse_cid_map(&b, &|| budget.check().is_err())),
+                    ),
+                    Err(_) => (Vec::new(), None),
+                }
             }
-        } else {
-            Vec::new()
+            _ => (Vec::new(), None),
         };
+        // Codes that are CIDs, or that an embedded CMap makes CIDs: their
+        // text may come from the CID font's collection or program.
+        let cids = two_byte && (encoding_name.starts_with(b"Identity") || cid_map.is_some());
         let (simple, numbered) = if two_byte {
             (Vec::new(), Vec::new())
         } else {
@@ -134,7 +153,9 @@ impl Font {
         let mut font = Font {
             two_byte,
             codespace,
+            cid_map,
             to_unicode,
+            to_unicode_base,
             simple,
             numbered,
             utf16,
@@ -154,17 +175,16 @@ impl Font {
                         Some(Object::Stream(cmap)) if cmap.dict.get(b"WMode")
                             .and_then(Object::as_i64).is_ok_and(|m| m == 1))),
         };
-        if two_byte && encoding_name.starts_with(b"Identity") {
+        if cids {
             font.collection = collection(doc, dict);
         }
-        font.embedded = font.embedded_text(doc, dict, encoding_name, budget);
+        font.embedded = font.embedded_text(doc, dict, cids, budget);
         // A CID font with no map to text, and no glyph text in its program
-        // (often none embedded): its writer meant the codes as Unicode, as
+        // (often none embedded): its writer meant the CIDs as Unicode, as
         // pdftotext reads them.
-        font.utf16 |= two_byte
+        font.utf16 |= cids
             && font.to_unicode.is_empty()
             && font.embedded.is_none()
-            && encoding_name.starts_with(b"Identity")
             && font.collection.is_none();
         if two_byte {
             font.cid_widths(doc, dict);
@@ -175,20 +195,21 @@ impl Font {
     }
 
     /// The embedded program's glyph text, read only where the PDF may lack
-    /// text: a CID font with codes that are CIDs (Identity-H or -V) and no
-    /// ToUnicode map, or a symbolic TrueType font without one.
+    /// text: a CID font with codes that are CIDs (Identity-H or -V, or
+    /// through an embedded CMap) and no ToUnicode map, or a symbolic
+    /// TrueType font without one.
     fn embedded_text(
         &self,
         doc: &Document,
         dict: &Dictionary,
-        encoding: &[u8],
+        cids: bool,
         budget: &Budget,
     ) -> Option<GlyphText> {
         if !self.to_unicode.is_empty() || self.utf16 {
             return None;
         }
         if self.two_byte {
-            if !encoding.starts_with(b"Identity") {
+            if !cids {
                 return None;
             }
             let Some(Object::Array(desc)) = get(doc, dict, b"DescendantFonts") else {
@@ -352,15 +373,20 @@ impl Font {
         const ENTRY: usize = 48;
         let map: usize = self.to_unicode.values().map(|t| ENTRY + t.len()).sum();
         let embedded = self.embedded.as_ref().map_or(0, GlyphText::footprint);
-        map + self.widths.len() * 16 + embedded + self.simple.len() * 32
+        let cids = self.cid_map.as_ref().map_or(0, |m| m.cids.len() * 16);
+        map + self.widths.len() * 16 + embedded + self.simple.len() * 32 + cids
     }
 
     /// Appends the text of `code` to `out`.
     pub fn decode(&self, code: u32, out: &mut String) {
         if let Some(t) = self.to_unicode.get(&code) {
             out.push_str(t);
+        } else if let Some(c) = self.to_unicode_base.and_then(|b| b.text(code)) {
+            out.push(c);
         } else if let Some(legacy) = self.legacy {
-            let len = if code > 0xFFFF {
+            let len = if code > 0xFF_FFFF {
+                4
+            } else if code > 0xFFFF {
                 3
             } else if code > 0xFF {
                 2
@@ -372,6 +398,17 @@ impl Font {
                 None => out.push('\u{FFFD}'),
             }
         } else if self.two_byte {
+            // An embedded CMap makes codes CIDs; one it leaves out is CID
+            // 0, no glyph, unless it builds on Identity (as pdftotext reads
+            // it; a map of `bfchar` sections, not `cidchar`, names none).
+            let code = match &self.cid_map {
+                Some(m) => match m.cids.get(&code) {
+                    Some(&cid) => cid,
+                    None if m.identity => code,
+                    None => return out.push('\u{FFFD}'),
+                },
+                _ => code,
+            };
             let pair = [(code >> 16) as u16, code as u16];
             let code_char = if code > 0xFFFF {
                 char::decode_utf16(pair).next().and_then(Result::ok)
@@ -521,6 +558,8 @@ fn simple_encoding(
     let type3 =
         get(doc, dict, b"Subtype").and_then(|o| o.as_name().ok()) == Some(b"Type3".as_slice());
     let mut numbered = Vec::new();
+    // A glyph name that says nothing (`/H1`, `/glyph7`), not `.notdef`.
+    let mut unknown = false;
     if let Some(Object::Dictionary(d)) = encoding {
         if let Some(Object::Array(diffs)) = get(doc, d, b"Differences") {
             let diffs: Vec<&Object> = diffs.iter().map(|o| deref(doc, o)).collect();
@@ -539,6 +578,7 @@ fn simple_encoding(
                                 .or_else(|| numeric_name(name, code, &base))
                                 .or_else(|| type3.then(|| number().map(String::from)).flatten())
                                 .or_else(|| type3.then(|| base[code].clone()).flatten());
+                            unknown |= table[code].is_none() && name.as_slice() != b".notdef";
                         }
                         code += 1;
                     }
@@ -546,6 +586,18 @@ fn simple_encoding(
                 }
             }
         }
+    }
+    if unknown && numbered.is_empty() {
+        // Once a name says nothing, pdftotext reads every code with no text
+        // as the character of its number: writers of made-up names mostly
+        // keep the codes of the letters. Read so after the embedded
+        // program, for printable codes only.
+        numbered = (0..=255u8)
+            .map(|c| {
+                let printable = c >= 0x20 && !(0x7F..0xA0).contains(&c);
+                (table[usize::from(c)].is_none() && printable).then(|| char::from(c))
+            })
+            .collect();
     }
     (table, numbered)
 }
@@ -642,7 +694,9 @@ impl Font {
         Font {
             two_byte: true,
             codespace: Vec::new(),
+            cid_map: None,
             to_unicode: HashMap::new(),
+            to_unicode_base: None,
             simple: Vec::new(),
             numbered: Vec::new(),
             utf16: false,

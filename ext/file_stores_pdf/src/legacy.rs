@@ -1,13 +1,15 @@
 //! Type0 fonts whose predefined CMap is a legacy CJK encoding: Shift-JIS
 //! (`90ms-RKSJ-H` and the other `RKSJ` maps), EUC-JP, GBK, Big5, UHC, and
-//! the raw 7-bit JIS, GB and KSC codes of `H`, `V`, `GB-H` and `KSC-H`.
-//! Their codes are the text's own bytes in that encoding, so encoding_rs
-//! reads them directly, where pdftotext needs Adobe's code-to-CID CMaps
-//! (poppler-data) and a CID-to-Unicode table on top.
+//! the raw 7-bit JIS, GB and KSC codes of `H`, `V`, `GB-H` and `KSC-H`;
+//! and the Unicode ones whose codes are UTF-8 (`UniJIS-UTF8-H`) or UTF-32
+//! (`UniGB-UTF32-V`). Their codes are the text's own bytes in that
+//! encoding, so encoding_rs reads them directly, where pdftotext needs
+//! Adobe's code-to-CID CMaps (poppler-data) and a CID-to-Unicode table on
+//! top.
 
 use std::borrow::Cow;
 
-use encoding_rs::{Encoding, BIG5, EUC_JP, EUC_KR, GBK, SHIFT_JIS};
+use encoding_rs::{Encoding, BIG5, EUC_JP, EUC_KR, GBK, SHIFT_JIS, UTF_8};
 
 #[derive(Clone, Copy, Debug)]
 pub struct Legacy {
@@ -15,6 +17,8 @@ pub struct Legacy {
     /// Codes are 7-bit pairs (JIS X 0208, GB 2312, KS X 1001 as in ISO
     /// 2022), the EUC bytes less 0x80 each.
     seven_bit: bool,
+    /// Codes are four bytes, each a code point (UTF-32).
+    utf32: bool,
 }
 
 impl Legacy {
@@ -27,6 +31,13 @@ impl Legacy {
                 .strip_suffix("-H")
                 .or_else(|| name.strip_suffix("-V"))?,
         };
+        if base.starts_with("Uni") && (base.ends_with("-UTF8") || base.ends_with("-UTF32")) {
+            return Some(Legacy {
+                encoding: UTF_8,
+                seven_bit: false,
+                utf32: base.ends_with("-UTF32"),
+            });
+        }
         let (encoding, seven_bit) = if base.contains("RKSJ") {
             (SHIFT_JIS, false)
         } else if base.contains("B5") {
@@ -49,6 +60,7 @@ impl Legacy {
         Some(Legacy {
             encoding,
             seven_bit,
+            utf32: false,
         })
     }
 
@@ -56,6 +68,18 @@ impl Legacy {
     pub fn code_len(self, first: u8) -> usize {
         if self.seven_bit {
             return 2;
+        }
+        if self.utf32 {
+            return 4;
+        }
+        if self.encoding == UTF_8 {
+            // The lead byte says how many follow; a stray one stands alone.
+            return match first {
+                0xC2..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF4 => 4,
+                _ => 1,
+            };
         }
         let two = if self.encoding == SHIFT_JIS {
             matches!(first, 0x81..=0x9F | 0xE0..=0xFC)
@@ -77,6 +101,10 @@ impl Legacy {
     /// The text of a code of `len` bytes, or None when the encoding has no
     /// character for it.
     pub fn text(self, code: u32, len: usize) -> Option<Cow<'static, str>> {
+        if self.utf32 {
+            let c = char::from_u32(code).filter(|c| !c.is_control())?;
+            return Some(Cow::Owned(c.to_string()));
+        }
         let mut bytes: Vec<u8> = (0..len.min(4))
             .rev()
             .map(|k| (code >> (8 * k)) as u8)
@@ -129,6 +157,12 @@ mod tests {
         assert_eq!(read("ETen-B5-H", &big5), "中文");
         let (uhc, _, _) = EUC_KR.encode("한국어");
         assert_eq!(read("KSCms-UHC-H", &uhc), "한국어");
+        assert_eq!(read("UniJIS-UTF8-H", "日本 a𠮷".as_bytes()), "日本 a𠮷");
+        let utf32: Vec<u8> = "日本 a𠮷"
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        assert_eq!(read("UniGB-UTF32-V", &utf32), "日本 a𠮷");
     }
 
     #[test]

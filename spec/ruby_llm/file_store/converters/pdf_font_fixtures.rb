@@ -100,4 +100,46 @@ module PdfFontFixtures
     text_pdf("BT /F1 12 Tf 72 720 Td (abgdpqlm) Tj ET\n",
              font: '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>')
   end
+
+  # A Type0 font of Adobe-Japan1 whose embedded CMap (object 6, no
+  # ToUnicode map) makes one-byte codes CIDs: 01-1A capitals (CID 34 on),
+  # 20 the space (CID 1), 21-3A small letters (CID 66 on). Shown as
+  # "Hello World".
+  def pdf_with_embedded_cid_cmap
+    cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n" \
+           "/CMapName /Fixture-H def /CMapType 1 def\n" \
+           "1 begincodespacerange <00> <FF> endcodespacerange\n" \
+           "3 begincidrange <01> <1A> 34 <20> <20> 1 <21> <3A> 66 endcidrange\nendcmap end end\n"
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /MS-Mincho /Encoding 6 0 R ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /MS-Mincho ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /DW 500 >>] >>'
+    codes = 'Hello World'.chars.map { |c| format('%02X', c == ' ' ? 0x20 : c.ord - 0x40) }.join
+    program = pdf_stream(cmap, '/Type /CMap /CMapName /Fixture-H ')
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{codes}> Tj ET\n", font:, extra: [program])
+  end
+
+  # A CID font of Adobe-Japan1 whose predefined CMap is +cmap+
+  # (UniJIS-UTF8-H, UniJIS-UTF32-H) showing +text+, its codes that
+  # encoding's bytes.
+  def pdf_with_unicode_cmap(cmap, text)
+    bytes = cmap.include?('UTF32') ? text.unpack('U*').pack('N*') : text.b
+    font = "<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPr6N-Regular /Encoding /#{cmap} " \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> >>] >>'
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{bytes.unpack1('H*')}> Tj ET\n", font:)
+  end
+
+  # An Identity-H CID font (of a registry of its own) whose ToUnicode map
+  # (object 6) builds on Adobe-Japan1-UCS2 (`usecmap`) and names one code,
+  # 0300, itself; the page shows Japan1 CIDs and that code: "Hello World!".
+  def pdf_with_to_unicode_on_a_collection
+    cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/Adobe-Japan1-UCS2 usecmap\n" \
+           "1 begincodespacerange <0000> <FFFF> endcodespacerange\n" \
+           "1 beginbfchar <0300> <0021> endbfchar\nendcmap end end\n"
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /Fixture /Encoding /Identity-H /ToUnicode 6 0 R ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Fixture ' \
+           '/CIDSystemInfo << /Registry (Fixture) /Ordering (Japan1) /Supplement 2 >> /DW 500 >>] >>'
+    cids = 'Hello World'.chars.map { |c| format('%04X', c.ord - 31) }.join
+    text_pdf("BT /F1 12 Tf 72 720 Td <#{cids}0300> Tj ET\n", font:, extra: [pdf_stream(cmap)])
+  end
 end

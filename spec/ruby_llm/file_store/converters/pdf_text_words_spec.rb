@@ -40,6 +40,36 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf_with_utf16_cmap)).to eq("## Page 1\n\n日本語の𠮷野家\n")
   end
 
+  it "reads a CID font's embedded CMap (cidrange, no ToUnicode) to CIDs of its collection" do
+    expect(convert(pdf_with_embedded_cid_cmap)).to eq("## Page 1\n\nHello World\n")
+  end
+
+  it 'reads one-byte ToUnicode destinations and a code-to-CID map written as ToUnicode, as pdftotext does' do
+    cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n" \
+           "1 begincodespacerange <00> <FF> endcodespacerange\n" \
+           "2 beginbfchar <48> <4A> <65> <61> endbfchar\n" \
+           "2 begincidrange <6C> <6C> 122 <6F> <6F> 122 endcidrange\nendcmap end end\n"
+    # "Hello" in Helvetica, read through the map as "Jazzz".
+    expect(convert(pdf_with_to_unicode(cmap))).to eq("## Page 1\n\nJazzz\n")
+  end
+
+  it 'reads codes whose glyph names say nothing as the characters of their numbers, as pdftotext does' do
+    font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 32 /LastChar 119 /Widths [#{'556 ' * 88}] " \
+           '/Encoding << /Type /Encoding /Differences [72 /glyph1 101 /glyph2 108 /glyph3 /glyph4 119 /glyph5] >> >>'
+    pdf = text_pdf("BT /F1 12 Tf 72 720 Td (Hello world) Tj ET\n", font:)
+    expect(convert(pdf)).to eq("## Page 1\n\nHello world\n")
+  end
+
+  it 'reads the UTF-8 and UTF-32 CMaps (UniJIS-UTF8-H, UniJIS-UTF32-H) as their codes say' do
+    %w[UniJIS-UTF8-H UniJIS-UTF32-H].each do |cmap|
+      expect(convert(pdf_with_unicode_cmap(cmap, '日本語の𠮷野家'))).to eq("## Page 1\n\n日本語の𠮷野家\n"), cmap
+    end
+  end
+
+  it 'reads the codes a ToUnicode map leaves out through the Adobe collection it builds on (usecmap)' do
+    expect(convert(pdf_with_to_unicode_on_a_collection)).to eq("## Page 1\n\nHello World!\n")
+  end
+
   it "reads an Identity CID font without ToUnicode through its embedded program's cmap" do
     expect(convert(pdf_with_identity_truetype)).to eq("## Page 1\n\nPotato salad\n")
   end
