@@ -43,6 +43,11 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(make_pdf('1', '2', '- 3 -'))).to be_nil
   end
 
+  it 'reads numbered pages that paint no image as text once their numbers add up to a word' do
+    pages = (1..12).map(&:to_s)
+    expect(convert(make_pdf(*pages))).to eq(pages.map { |n| "## Page #{n}\n\n#{n}\n" }.join("\n"))
+  end
+
   it "looks up a name a form's own /Resources lack in the page's, as pdftotext does" do
     form = "BT /F1 12 Tf 72 700 Td (Drawn by a form whose resources hold no font.) Tj ET\n"
     pdf = serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
