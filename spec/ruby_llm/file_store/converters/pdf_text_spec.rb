@@ -60,6 +60,16 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(pdf)).to eq("## Page 1\n\nDrawn by a form whose resources hold no font.\n")
   end
 
+  it 'reads text in the font a graphics state sets (gs with /Font), as pdftotext does' do
+    content = "BT /GS1 gs 72 700 Td (Set by a graphics state dictionary.) Tj ET\n"
+    pdf = serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+                     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
+                     '/Resources << /ExtGState << /GS1 << /Type /ExtGState /Font [5 0 R 12] >> >> >> >>',
+                     "<< /Length #{content.bytesize} >>\nstream\n#{content}endstream",
+                     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'])
+    expect(convert(pdf)).to eq("## Page 1\n\nSet by a graphics state dictionary.\n")
+  end
+
   it 'reads a PDF encrypted with the empty user password' do
     expect(convert(pdf_fixture('encrypted_empty_password.pdf')))
       .to eq("## Page 1\n\nEncrypted, yet it opens\nwithout a password.\n")
