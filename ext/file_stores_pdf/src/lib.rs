@@ -19,9 +19,9 @@
 //! PDF with no usable page is a scan, or a text layer of garbage, and
 //! [`to_text`] answers `None` so the next converter (OCR) runs, unless its
 //! short pages are plainly text ([`short_text`], [`short_unpainted_text`]):
-//! a one-word page of a real document ("Potato", "FX1") paints no image,
-//! where a scan does, so a scan with a stray page number or stamp still
-//! goes to OCR.
+//! a one-word page of a real document ("Potato", "FX1") or numbered pages
+//! of a booklet test paint no image, where a scan does, so a scan with a
+//! stray page number or stamp still goes to OCR.
 //!
 //! ## Safety
 //!
@@ -169,7 +169,10 @@ fn short_text(pages: &[text::Page]) -> bool {
 ///
 /// Two letters, not one: a lone letter or digits ("3", "A", "- 2 -") are
 /// what a page number, a mark or a figure label leaves, with nothing to
-/// read; a file of only those stays `None`, image or not. A page with no
+/// read; a file of only those stays `None`, image or not. Unless they add up
+/// to [`MIN_WORD_CHARS`] word characters on pages that paint no image: a
+/// booklet or imposition test of numbered pages ("1" .. "16") is the text
+/// pdftotext reads, with no scan under it to read instead. A page with no
 /// text may paint an image (a cover, a figure) without making the text of
 /// the others a scan's.
 fn short_unpainted_text(pages: &[text::Page]) -> bool {
@@ -197,7 +200,7 @@ fn short_unpainted_text(pages: &[text::Page]) -> bool {
             garbage += 1;
         }
     }
-    a_word && word > garbage
+    (a_word || word >= MIN_WORD_CHARS) && word > garbage
 }
 
 /// The text of each page, in order, or an error.
@@ -322,6 +325,11 @@ mod tests {
             &["3", "- 4 -", "A"],
             false
         )));
+        // Numbered pages with no scan under them: their numbers are the text.
+        let numbers: Vec<String> = (1..=16).map(|n| n.to_string()).collect();
+        let numbers: Vec<&str> = numbers.iter().map(String::as_str).collect();
+        assert!(short_unpainted_text(&pages_of(&numbers, false)));
+        assert!(!short_unpainted_text(&pages_of(&numbers, true)));
         assert!(!short_unpainted_text(&pages_of(
             &["ab\u{FFFD}\u{FFFD}\u{FFFD}"],
             false

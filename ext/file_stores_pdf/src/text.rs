@@ -1,6 +1,6 @@
 //! The content-stream interpreter: follows the graphics and text state
 //! (`q`/`Q`, `cm`, `BT`, `Tf`, `Td`, `Tm`, `T*`, `Tc`, `Tw`, `Tz`, `TL`,
-//! `Ts`), places each glyph of `Tj`, `TJ`, `'` and `"` on the page, and
+//! `Ts`, and the font a `gs` parameter dictionary sets), places each glyph of `Tj`, `TJ`, `'` and `"` on the page, and
 //! enters forms (`Do`) with their own resources. [`crate::words::Line`] turns the placed
 //! glyphs into words and lines.
 //!
@@ -231,9 +231,51 @@ impl<'a> Interpreter<'a> {
         else {
             return Ok(None);
         };
+        self.load_font(dict).map(Some)
+    }
+
+    /// The font and size a graphics state parameter dictionary `name` of
+    /// `resources` sets with its `/Font [font size]` entry (PDF 32000
+    /// 8.4.5), if it has one: `gs` then sets the font as `Tf` does.
+    fn gs_font(
+        &mut self,
+        resources: Option<&'a Dictionary>,
+        name: &[u8],
+    ) -> Result<Option<(Rc<Font>, f64)>> {
+        let doc = self.doc;
+        let find =
+            |r: &'a Dictionary| sub_dict(doc, r, b"ExtGState").and_then(|g| sub_dict(doc, g, name));
+        let Some(gs) = resources
+            .and_then(find)
+            .or_else(|| self.page_resources.and_then(find))
+        else {
+            return Ok(None);
+        };
+        let entry = match gs.get(b"Font") {
+            Ok(Object::Reference(id)) => doc.get_object(*id).ok(),
+            Ok(o) => Some(o),
+            Err(_) => None,
+        };
+        let Some(Object::Array(entry)) = entry else {
+            return Ok(None);
+        };
+        let dict = match entry.first() {
+            Some(Object::Reference(id)) => doc.get_dictionary(*id).ok(),
+            Some(Object::Dictionary(d)) => Some(d),
+            _ => None,
+        };
+        let Some(dict) = dict else { return Ok(None) };
+        let size = entry.get(1).and_then(number).unwrap_or(0.0);
+        Ok(Some((self.load_font(dict)?, size)))
+    }
+
+    /// The font of `dict`, loaded once per document; Err once the fonts
+    /// loaded hold more than [`MAX_FONT_TABLES`].
+    fn load_font(&mut self, dict: &'a Dictionary) -> Result<Rc<Font>> {
+        let doc = self.doc;
         let key = dict as *const Dictionary as usize;
         if let Some(font) = self.fonts.get(&key) {
-            return Ok(Some(font.clone()));
+            return Ok(font.clone());
         }
         let font = Rc::new(Font::load(doc, dict, &self.budget));
         self.budget.check()?;
@@ -244,7 +286,7 @@ impl<'a> Interpreter<'a> {
             )));
         }
         self.fonts.insert(key, font.clone());
-        Ok(Some(font))
+        Ok(font)
     }
 
     /// Runs `streams` one after another, as one content stream: each is
@@ -326,6 +368,15 @@ impl<'a> Interpreter<'a> {
                         None => None,
                     };
                     state.size = num(a.get(1));
+                }
+                "gs" => {
+                    let Some(name) = a.first().and_then(|n| n.as_name().ok()) else {
+                        continue;
+                    };
+                    if let Some((font, size)) = self.gs_font(resources, name)? {
+                        state.font = Some(font);
+                        state.size = size;
+                    }
                 }
                 // Without its number an operator is skipped, as poppler
                 // skips it (a `Tz` read as 0 put every glyph on one spot);

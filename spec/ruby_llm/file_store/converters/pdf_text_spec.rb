@@ -43,6 +43,11 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     expect(convert(make_pdf('1', '2', '- 3 -'))).to be_nil
   end
 
+  it 'reads numbered pages that paint no image as text once their numbers add up to a word' do
+    pages = (1..12).map(&:to_s)
+    expect(convert(make_pdf(*pages))).to eq(pages.map { |n| "## Page #{n}\n\n#{n}\n" }.join("\n"))
+  end
+
   it "looks up a name a form's own /Resources lack in the page's, as pdftotext does" do
     form = "BT /F1 12 Tf 72 700 Td (Drawn by a form whose resources hold no font.) Tj ET\n"
     pdf = serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -53,6 +58,16 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
                      '<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /ProcSet [/PDF] >> ' \
                      "/Length #{form.bytesize} >>\nstream\n#{form}endstream"])
     expect(convert(pdf)).to eq("## Page 1\n\nDrawn by a form whose resources hold no font.\n")
+  end
+
+  it 'reads text in the font a graphics state sets (gs with /Font), as pdftotext does' do
+    content = "BT /GS1 gs 72 700 Td (Set by a graphics state dictionary.) Tj ET\n"
+    pdf = serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+                     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
+                     '/Resources << /ExtGState << /GS1 << /Type /ExtGState /Font [5 0 R 12] >> >> >> >>',
+                     "<< /Length #{content.bytesize} >>\nstream\n#{content}endstream",
+                     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'])
+    expect(convert(pdf)).to eq("## Page 1\n\nSet by a graphics state dictionary.\n")
   end
 
   it 'reads a PDF encrypted with the empty user password' do
