@@ -1,8 +1,10 @@
 # frozen_string_literal: true
 
-# Converters::PdfText against pdftotext (poppler-utils) on two corpora: pdf.js's
-# test PDFs (bench/make_pdf_corpus) and real PDFs from other projects' test
-# suites (bench/fetch_pdf_corpus: qpdf, pypdf, py-pdf/sample-files). For each
+# Converters::PdfText against pdftotext (poppler-utils) on three corpora: pdf.js's
+# test PDFs (bench/make_pdf_corpus), real PDFs from other projects' test suites
+# (bench/fetch_pdf_corpus: qpdf, pypdf, py-pdf/sample-files, PDFBox, PDFium),
+# and PDFs from repositories the reader was never tuned on
+# (bench/fetch_pdf_corpus_more: veraPDF, pdfcpu, PyMuPDF, tabula, ...). For each
 # corpus it prints, before (the old build, OLD_LIB, /work/old/lib by default)
 # and after (this checkout's lib/): word recall and precision (words as
 # multisets per file, after NFKC and case folding, each CJK character a word),
@@ -13,7 +15,7 @@
 #
 #   ruby -Ilib bench/pdf_bench.rb [CORPUS_DIR ...]
 #
-# Environment: PDF_CORPUS, PDF_CORPUS_EXTRA (the two folders), OLD_LIB,
+# Environment: PDF_CORPUS, PDF_CORPUS_EXTRA, PDF_CORPUS_MORE (the three folders), OLD_LIB,
 # BENCH_PDF_WORDS=N (print the N files that lose most words, after).
 require 'open3'
 require 'rbconfig'
@@ -121,7 +123,8 @@ def reader_seconds(sample)
 end
 
 abort 'pdftotext is missing: apt-get install poppler-utils' unless system('which pdftotext > /dev/null')
-defaults = [ENV['PDF_CORPUS'] || "#{CACHE}/pdf_corpus", ENV['PDF_CORPUS_EXTRA'] || "#{CACHE}/pdf_corpus_extra"]
+defaults = [ENV['PDF_CORPUS'] || "#{CACHE}/pdf_corpus", ENV['PDF_CORPUS_EXTRA'] || "#{CACHE}/pdf_corpus_extra",
+            ENV['PDF_CORPUS_MORE'] || "#{CACHE}/pdf_corpus_more"]
 corpora = ARGV.empty? ? defaults : ARGV
 new_lib = File.expand_path('../lib', __dir__)
 old_lib = ENV['OLD_LIB'] || '/work/old/lib'
@@ -153,7 +156,8 @@ end
 corpora.each do |corpus|
   files = Dir[File.join(corpus, '*.pdf')]
   if files.empty?
-    maker = corpus.end_with?('extra') ? 'fetch_pdf_corpus' : 'make_pdf_corpus'
+    maker = { 'extra' => 'fetch_pdf_corpus', 'more' => 'fetch_pdf_corpus_more' }
+            .find { |suffix, _| corpus.end_with?(suffix) }&.last || 'make_pdf_corpus'
     warn "No PDFs in #{corpus}: run bench/#{maker} first"
     next
   end
