@@ -2,7 +2,9 @@
 //! (`q`/`Q`, `cm`, `BT`, `Tf`, `Td`, `Tm`, `T*`, `Tc`, `Tw`, `Tz`, `TL`,
 //! `Ts`, and the font a `gs` parameter dictionary sets), places each glyph of `Tj`, `TJ`, `'` and `"` on the page, and
 //! enters forms (`Do`) with their own resources. [`crate::words::Line`] turns the placed
-//! glyphs into words and lines.
+//! glyphs into words and lines. A `/Span` marked-content section (`BDC`
+//! … `EMC`) with an `/ActualText` reads as that text, placed where its
+//! glyphs lie, as pdftotext reads it.
 //!
 //! It also notes whether a page paints an image ([`Page::paints_images`]):
 //! a `Do` of an `/Subtype /Image` XObject, on the page or inside a form or
@@ -38,6 +40,10 @@ mod annots;
 /// The most bytes the fonts of one document may hold in memory (ToUnicode
 /// maps, widths, embedded glyph text), all together.
 pub const MAX_FONT_TABLES: usize = 256 << 20;
+
+/// The most marked-content sections held open in one stream; deeper ones
+/// are only counted, and are no `/ActualText` span.
+const MAX_MARKED: usize = 256;
 
 /// How often (in operators, glyphs or annotations) the cancel flag is asked.
 const CHECK_EVERY: u64 = 4096;
@@ -107,6 +113,19 @@ pub struct Interpreter<'a> {
     page_resources: Option<&'a Dictionary>,
     /// The document's interactive form, read at the first annotation.
     form: Option<Rc<annots::Form<'a>>>,
+    /// The `/ActualText` of the marked-content span being drawn, which
+    /// stands for the glyphs inside it.
+    actual: Option<Actual>,
+}
+
+/// A `/Span` with an `/ActualText`, as pdftotext reads one: its glyphs
+/// are not read, and the text is placed once where they lie, from the
+/// first one's start to the last one's end (a ligature's "fi", a bullet's
+/// zero-width space, a hyphen marked as none).
+struct Actual {
+    text: String,
+    /// The first glyph's start and size, the last glyph's end.
+    placed: Option<([f64; 2], f64, [f64; 2])>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -130,6 +149,7 @@ impl<'a> Interpreter<'a> {
             images: false,
             page_resources: None,
             form: None,
+            actual: None,
         }
     }
 
@@ -140,6 +160,7 @@ impl<'a> Interpreter<'a> {
             return Err(Error::Cancelled);
         }
         self.images = false;
+        self.actual = None;
         let resources = page_resources(doc, id);
         self.page_resources = resources;
         let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
@@ -316,6 +337,11 @@ impl<'a> Interpreter<'a> {
         let mut stack: Vec<State> = Vec::new();
         let mut tm = IDENTITY;
         let mut tlm = IDENTITY;
+        // Open marked-content sections: whether each is an `/ActualText`
+        // span.
+        let mut marked: Vec<bool> = Vec::new();
+        // Sections opened past [`MAX_MARKED`], counted only.
+        let mut deeper = 0usize;
         loop {
             let op = match tokenizer.next(&bytes)? {
                 Some(op) => op,
@@ -454,10 +480,64 @@ impl<'a> Interpreter<'a> {
                 // The tokenizer hands `BI` and then `ID`, the image's data
                 // skipped.
                 "BI" | "ID" => self.images = true,
+                "BMC" | "BDC" if marked.len() < MAX_MARKED => {
+                    let span = self.actual.is_none()
+                        && op.operator == "BDC"
+                        && a.first().and_then(|n| n.as_name().ok()) == Some(b"Span".as_slice());
+                    let text = span
+                        .then(|| actual_text(self.doc, resources, a.get(1)))
+                        .flatten();
+                    marked.push(text.is_some());
+                    if let Some(text) = text {
+                        self.actual = Some(Actual { text, placed: None });
+                    }
+                }
+                "BMC" | "BDC" => deeper = deeper.saturating_add(1),
+                // The section's end ends its span (one with no glyphs
+                // reads nothing).
+                "EMC" if deeper > 0 => deeper -= 1,
+                "EMC" => {
+                    let span = marked.pop().unwrap_or(false);
+                    if span {
+                        self.end_actual(line);
+                    }
+                }
                 _ => {}
             }
         }
+        // A span left open at the end of its stream ends there.
+        if marked.contains(&true) {
+            self.end_actual(line);
+        }
         Ok(())
+    }
+
+    /// Places a glyph, or notes where it lies inside an `/ActualText` span.
+    fn place(&mut self, line: &mut Line, start: [f64; 2], end: [f64; 2], size: f64, text: &str) {
+        match &mut self.actual {
+            Some(Actual {
+                placed: placed @ None,
+                ..
+            }) => *placed = Some((start, size, end)),
+            Some(Actual {
+                placed: Some((_, _, last)),
+                ..
+            }) => *last = end,
+            None => line.glyph(start, end, size, text),
+        }
+    }
+
+    /// Ends the `/ActualText` span: its text where its glyphs lay.
+    fn end_actual(&mut self, line: &mut Line) {
+        if let Some(Actual {
+            text,
+            placed: Some((start, size, end)),
+        }) = self.actual.take()
+        {
+            if !text.is_empty() {
+                line.glyph(start, end, size, &text);
+            }
+        }
     }
 
     /// Places each glyph of `bytes` and moves the text matrix past it; each
@@ -491,6 +571,12 @@ impl<'a> Interpreter<'a> {
             let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
             text.clear();
             font.decode(code, &mut text);
+            if is_space && text == "\u{FFFD}" {
+                // Code 32 with a glyph no table names (TeX's typewriter
+                // visible space): a space, as pdftotext reads it, not
+                // nothing between two words.
+                text.replace_range(.., " ");
+            }
             if font.vertical() {
                 // Down the page one em (the default vertical advance),
                 // spacing after it; no horizontal scaling.
@@ -503,7 +589,7 @@ impl<'a> Interpreter<'a> {
                     ty += state.word_space;
                 }
                 *tm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, ty], tm);
-                line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
+                self.place(line, [trm[4], trm[5]], [end[4], end[5]], size, &text);
                 continue;
             }
             let width = f64::from(font.width(code)) * state.size;
@@ -521,7 +607,7 @@ impl<'a> Interpreter<'a> {
             }
             tx *= state.scale;
             *tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], tm);
-            line.glyph([trm[4], trm[5]], [end[4], end[5]], size, &text);
+            self.place(line, [trm[4], trm[5]], [end[4], end[5]], size, &text);
         }
         self.text_room(line)
     }
@@ -612,6 +698,35 @@ fn form_matrix(dict: &Dictionary) -> Matrix {
             num(m.get(5)),
         ],
         _ => IDENTITY,
+    }
+}
+
+/// The `/ActualText` of a `/Span`'s properties `props`: a dictionary, or
+/// the name of one in the resources' `/Properties`.
+fn actual_text(
+    doc: &Document,
+    resources: Option<&Dictionary>,
+    props: Option<&Object>,
+) -> Option<String> {
+    let dict = match props? {
+        Object::Dictionary(d) => d,
+        Object::Name(name) => {
+            let found = sub_dict(doc, resources?, b"Properties")?.get(name).ok()?;
+            match found {
+                Object::Reference(id) => doc.get_dictionary(*id).ok()?,
+                Object::Dictionary(d) => d,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let text = match dict.get(b"ActualText").ok()? {
+        Object::Reference(id) => doc.get_object(*id).ok()?,
+        o => o,
+    };
+    match text {
+        Object::String(..) => lopdf::decode_text_string(text).ok(),
+        _ => None,
     }
 }
 

@@ -5,7 +5,9 @@
 //! changes), where a line ends, how a line of single characters is
 //! spaced, which accent joins which letter, and which right-to-left words
 //! were drawn in visual order; [`join_hyphenated`] joins lines ending in
-//! a hyphen. Positions are in the page's default user space.
+//! a hyphen to the line that follows them down the column. A glyph that
+//! starts within 0.1 em of the one before it ends a word, as pdftotext
+//! takes it for a copy. Positions are in the page's default user space.
 
 /// `o` if it is a finite number.
 pub(crate) fn number(o: &lopdf::Object) -> Option<f64> {
@@ -36,6 +38,9 @@ pub(crate) struct Line {
     /// A glyph of the line was drawn well before the end of the one
     /// before it (text placed right to left).
     backward: bool,
+    /// The last glyph started within [`OVERLAP`] of the start of the one
+    /// before it: the next one ends a word as a change does.
+    overlap: bool,
     /// The page's media box (x0, y0, x1, y1): a glyph wholly outside it is
     /// not read, as pdftotext does not read it.
     pub(crate) page: Option<[f64; 4]>,
@@ -98,8 +103,27 @@ const WORD_SPACE: f64 = 0.1;
 /// after a subscript, so "π₁(X, x)" reads "π1 (X, x)" as pdftotext has it.
 const CHANGE_SPACE: f64 = 0.03;
 
+/// The most a line's baseline may lie below the one before it (in ems of
+/// that line's last glyph) for the two to be one flow of text: pdftotext
+/// keeps blocks 2.5 em apart (from one's bottom to the next one's top) in
+/// one flow, about 3.5 em from baseline to baseline.
+const FLOW_DROP: f64 = 3.5;
+
+/// A gap of this many ems (the line's first size) ends a line for
+/// pdftotext, which spaces the letters of each line by their own gaps.
+const LINE_GAP: f64 = 1.5;
+
 /// A baseline moved by more than this (in points) starts a new word.
 const BASE_SHIFT: f64 = 0.5;
+
+/// A glyph starting within this many ems of the start of the glyph before
+/// it, on about its baseline, ends a word, and so does the glyph after
+/// it, as pdftotext takes such a glyph for text drawn twice: the words are
+/// then spaced as at a change ([`CHANGE_SPACE`]). Glyphs squeezed that
+/// narrow (letters of a 40-point font scaled to a tenth of its width, a
+/// printer's colour bars) read "❚❘ ❙ ❚❘" as pdftotext has them, not one
+/// word of them all.
+const OVERLAP: f64 = 0.1;
 
 impl Line {
     pub(crate) fn new(room: usize) -> Self {
@@ -113,6 +137,7 @@ impl Line {
             line_size: 0.0,
             gaps: Vec::new(),
             backward: false,
+            overlap: false,
             page: None,
         }
     }
@@ -141,7 +166,14 @@ impl Line {
             self.space();
             return;
         }
-        let near = 0.1 * size.max(1e-3);
+        // A copy lies on the glyph (within 0.1 em, and within most of its
+        // width): the second "g" of "suggest" squeezed narrower than 0.1 em
+        // starts where the first ends, and is no copy.
+        let width = ((end[0] - start[0]).powi(2) + (end[1] - start[1]).powi(2)).sqrt();
+        let mut near = 0.1 * size.max(1e-3);
+        if width > 1e-6 {
+            near = near.min(0.7 * width);
+        }
         if self.recent.iter().any(|(p, t)| {
             (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near && t == text
         }) {
@@ -172,11 +204,26 @@ impl Line {
             let across = (gy * last.dir[0] - gx * last.dir[1]).abs();
             let larger = size.max(last.size).max(1e-3);
             base = start[1] * last.dir[0] - start[0] * last.dir[1];
+            let from_start =
+                (start[0] - last.start[0]) * last.dir[0] + (start[1] - last.start[1]) * last.dir[1];
+            let overlap = from_start.abs() < OVERLAP * last.size
+                && (base - last.base).abs() < 0.2 * last.size;
             if across > 0.5 * larger {
                 self.newline();
+                // A line ending in a hyphen is joined to the next one only
+                // when that one follows it down the column, as pdftotext
+                // joins the lines of one flow: a page number or a heading
+                // placed after the page's last line ends the flow, and a
+                // blank line keeps [`join_hyphenated`] from joining them.
+                let drop = last.base - base;
+                if !(0.0..=FLOW_DROP * last.size).contains(&drop) && self.out.ends_with("-\n") {
+                    self.push('\n');
+                }
             } else {
                 let changed = (size - last.size).abs() > 1e-3 * larger
-                    || (base - last.base).abs() > BASE_SHIFT;
+                    || (base - last.base).abs() > BASE_SHIFT
+                    || overlap
+                    || self.overlap;
                 let space = if changed { CHANGE_SPACE } else { WORD_SPACE };
                 if along > space * larger || along < -0.6 * larger {
                     self.space();
@@ -186,6 +233,9 @@ impl Line {
                     self.gaps.push(along);
                 }
             }
+            self.overlap = overlap;
+        } else {
+            self.overlap = false;
         }
         if self.out.len() == self.line_start {
             self.line_size = size;
@@ -279,7 +329,8 @@ impl Line {
     /// apart ("x = y", "1 2  3", letters tracked wide by `Tc`) is spaced
     /// as pdftotext spaces it: only where a gap is 1.3 times the narrowest
     /// one (at most 0.4 em), so "x = y" reads "x=y" and an OCR layer's
-    /// wide-tracked "P r e s i d e n t" one word.
+    /// wide-tracked "P r e s i d e n t" one word. Each run of the line
+    /// between gaps wider than [`LINE_GAP`] is one such line.
     pub(crate) fn settle(&mut self) {
         let gaps = std::mem::take(&mut self.gaps);
         let start = self.line_start.min(self.out.len());
@@ -287,31 +338,57 @@ impl Line {
         if !std::mem::take(&mut self.backward) && self.out.is_char_boundary(start) {
             logical_order(&mut self.out, start);
         }
-        let min = gaps.iter().copied().fold(f64::INFINITY, f64::min);
-        if gaps.is_empty() || min <= 0.0 || !self.out.is_char_boundary(start) {
+        if gaps.is_empty() || !self.out.is_char_boundary(start) {
             return;
         }
         let line = &self.out[start..];
-        let single = line
-            .trim_end_matches(' ')
-            .split(' ')
-            .all(|w| w.chars().count() == 1);
-        let words = line.trim_end_matches(' ').split(' ').count();
-        if !single || words != gaps.len() + 1 {
+        let words: Vec<&str> = line.trim_end_matches(' ').split(' ').collect();
+        if words.len() != gaps.len() + 1 {
             return;
         }
-        let threshold = (1.3 * min).min(0.4 * self.line_size);
+        let single = |w: &&str| w.chars().filter(|&c| !combining_mark(c)).count() == 1;
+        // pdftotext's line ends where the gap passes 1.5 em (or the next
+        // word lies well back): each run between such gaps is spaced by
+        // its own narrowest gap, so a heading's "s e d m" beside a column
+        // reads as pdftotext has it.
+        let apart = |g: f64| !(-0.5 * self.line_size..LINE_GAP * self.line_size).contains(&g);
         let mut spaced = String::with_capacity(line.len());
-        for (i, c) in line.trim_end_matches(' ').split(' ').enumerate() {
-            if i > 0 && gaps[i - 1] >= threshold {
+        let mut changed = false;
+        let mut i = 0;
+        while i < words.len() {
+            let mut j = i;
+            while j < gaps.len() && !apart(gaps[j]) {
+                j += 1;
+            }
+            let run = &gaps[i..j];
+            let min = run.iter().copied().fold(f64::INFINITY, f64::min);
+            let respace = !run.is_empty() && min > 0.0 && words[i..=j].iter().all(single);
+            let threshold = (1.3 * min).min(0.4 * self.line_size);
+            for k in i..=j {
+                if k > i && (!respace || gaps[k - 1] >= threshold) {
+                    spaced.push(' ');
+                }
+                changed |= k > i && respace && gaps[k - 1] < threshold;
+                spaced.push_str(words[k]);
+            }
+            if j < gaps.len() {
                 spaced.push(' ');
             }
-            spaced.push_str(c);
+            i = j + 1;
         }
-        self.out.truncate(start);
-        self.out.push_str(&spaced);
-        self.line_start = self.out.len();
+        if changed {
+            self.out.truncate(start);
+            self.out.push_str(&spaced);
+            self.line_start = self.out.len();
+        }
     }
+}
+
+/// A combining mark (an accent drawn with the letter before it): "ě" as
+/// "e" and U+030C is one character of a line of single characters.
+fn combining_mark(c: char) -> bool {
+    matches!(c, '\u{300}'..='\u{36f}' | '\u{1ab0}'..='\u{1aff}' | '\u{1dc0}'..='\u{1dff}'
+        | '\u{20d0}'..='\u{20ff}' | '\u{fe20}'..='\u{fe2f}')
 }
 
 /// A letter of a right-to-left script (Hebrew, Arabic, their presentation
@@ -458,6 +535,51 @@ mod tests {
         line.glyph([16.5, 0.0], [19.5, 0.0], 20.0, "\u{646}");
         line.settle();
         assert_eq!(line.out, "\u{627}\u{646}");
+    }
+
+    #[test]
+    fn ends_a_word_at_a_glyph_starting_within_a_tenth_of_an_em_of_the_last() {
+        let mut line = Line::new(usize::MAX);
+        // 40 points high, 1 to 4 points wide, 1.6 points apart.
+        line.glyph([0.0, 0.0], [4.0, 0.0], 40.0, "W");
+        line.glyph([5.6, 0.0], [6.6, 0.0], 40.0, "l");
+        line.glyph([8.2, 0.0], [12.2, 0.0], 40.0, "W");
+        line.glyph([13.8, 0.0], [14.8, 0.0], 40.0, "l");
+        // The second of two narrow "g"s is no copy of the first.
+        line.glyph([0.0, -50.0], [3.0, -50.0], 40.0, "g");
+        line.glyph([3.0, -50.0], [6.0, -50.0], 40.0, "g");
+        assert_eq!(
+            line.out,
+            "Wl W l
+gg"
+        );
+    }
+
+    #[test]
+    fn spaces_each_run_of_single_characters_by_its_own_gaps() {
+        let mut line = Line::new(usize::MAX);
+        for (x, c) in [(0.0, "s"), (8.0, "e"), (13.0, "d"), (21.0, "m")] {
+            line.glyph([x, 0.0], [x + 5.0, 0.0], 10.0, c);
+        }
+        // Well past 1.5 em on, a run of its own: all single characters.
+        for (x, c) in [(60.0, "l"), (68.0, "e"), (76.0, "t")] {
+            line.glyph([x, 0.0], [x + 5.0, 0.0], 10.0, c);
+        }
+        line.settle();
+        assert_eq!(line.out, "s ed m let");
+    }
+
+    #[test]
+    fn keeps_the_hyphen_of_a_line_the_next_one_does_not_follow_down_the_column() {
+        let mut line = Line::new(usize::MAX);
+        line.glyph([0.0, 100.0], [20.0, 100.0], 10.0, "cre-");
+        line.glyph([0.0, 88.0], [20.0, 88.0], 10.0, "ate x-");
+        // A page number far below, then a heading above.
+        line.glyph([50.0, 10.0], [60.0, 10.0], 10.0, "12");
+        line.glyph([0.0, 200.0], [10.0, 200.0], 10.0, "z-");
+        line.glyph([0.0, 300.0], [10.0, 300.0], 10.0, "y");
+        line.newline();
+        assert_eq!(join_hyphenated(&line.out), "create x-\n\n12\nz-\n\ny\n");
     }
 
     #[test]

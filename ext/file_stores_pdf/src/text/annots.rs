@@ -225,7 +225,7 @@ impl<'a> Interpreter<'a> {
                 _ => None,
             };
             if let Some(lines) = generated {
-                self.place(&lines, rect, line)?;
+                self.place_generated(&lines, rect, line)?;
                 continue;
             }
             let Some((id, stream)) = appearance else {
@@ -283,7 +283,7 @@ impl<'a> Interpreter<'a> {
 
     /// Puts the lines of a generated appearance on lines of their own,
     /// unless its rectangle lies wholly off the page.
-    fn place(&mut self, lines: &[String], rect: [f64; 4], line: &mut Line) -> Result<()> {
+    fn place_generated(&mut self, lines: &[String], rect: [f64; 4], line: &mut Line) -> Result<()> {
         if let Some([x0, y0, x1, y1]) = line.page {
             if rect[2] < x0 || rect[0] > x1 || rect[3] < y0 || rect[1] > y1 {
                 return Ok(());
