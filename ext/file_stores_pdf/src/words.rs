@@ -44,6 +44,11 @@ pub(crate) struct Line {
     /// The page's media box (x0, y0, x1, y1): a glyph wholly outside it is
     /// not read, as pdftotext does not read it.
     pub(crate) page: Option<[f64; 4]>,
+    /// A space glyph came after the last glyph: the next one starts a new
+    /// word, spaced only past [`CHANGE_SPACE`], as pdftotext spaces its
+    /// words. A space whose advance `Tw` takes back (a generator that
+    /// spaces words by `Tc` and cancels the space characters) joins.
+    broken: bool,
 }
 
 /// How many glyphs back a repeat is looked for.
@@ -138,6 +143,7 @@ impl Line {
             gaps: Vec::new(),
             backward: false,
             overlap: false,
+            broken: false,
             page: None,
         }
     }
@@ -163,7 +169,11 @@ impl Line {
             }
         }
         if text.trim().is_empty() {
-            self.space();
+            if self.last.is_some() {
+                self.broken = true;
+            } else {
+                self.space();
+            }
             return;
         }
         // A copy lies on the glyph (within 0.1 em, and within most of its
@@ -223,7 +233,8 @@ impl Line {
                 let changed = (size - last.size).abs() > 1e-3 * larger
                     || (base - last.base).abs() > BASE_SHIFT
                     || overlap
-                    || self.overlap;
+                    || self.overlap
+                    || self.broken;
                 let space = if changed { CHANGE_SPACE } else { WORD_SPACE };
                 if along > space * larger || along < -0.6 * larger {
                     self.space();
@@ -237,6 +248,7 @@ impl Line {
         } else {
             self.overlap = false;
         }
+        self.broken = false;
         if self.out.len() == self.line_start {
             self.line_size = size;
         }

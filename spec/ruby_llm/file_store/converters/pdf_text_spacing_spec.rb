@@ -28,6 +28,15 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       .to eq("## Page 1\n\nLetter spacedwords\n")
   end
 
+  it 'joins words across a space character whose advance word spacing (Tw) takes back, as pdftotext does' do
+    # A generator that spaces words by Tc and cancels each space glyph with
+    # a negative Tw (Helvetica's space is 0.278 em): "chapt er" is one word,
+    # while a space with its advance, or one past 0.03 em, still spaces.
+    content = 'BT /F1 10 Tf 72 720 Td (This chap) Tj -2.78 Tw (t er) Tj 0 Tw ( is) Tj ' \
+              "-2.4 Tw ( a) Tj ET\n"
+    expect(convert(content)).to eq("## Page 1\n\nThis chapter is a\n")
+  end
+
   it 'counts character spacing (Tc) after a glyph as a gap: letters tracked 0.17 em apart are words of one letter' do
     # pdftotext reads an OCR layer's or a heading's wide tracking so; 0.04 em is no gap.
     expect(convert("BT /F1 12 Tf 72 720 Td 2 Tc (Wide) Tj 0 Tc ( words) Tj 0 -20 Td 0.5 Tc (Tight) Tj ET\n"))
