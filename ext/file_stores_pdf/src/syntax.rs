@@ -349,9 +349,46 @@ pub fn object_stream(data: &[u8], first: usize, cap: u64) -> (Vec<u32>, u64) {
     (ids, total)
 }
 
+/// Writes spaces over the comments in `data`, an object stream's decoded
+/// data, outside literal strings. A comment is white space in object syntax,
+/// but lopdf parses an object-stream member from the offset its header
+/// gives, skipping only white space there: a member behind a comment (qpdf's
+/// QDF files put `%% Object stream: object 4` and `%% Page 1` before
+/// each; pdfTeX's uncompressed ones `% 2 0 obj`) was dropped, its page
+/// with it. poppler, pdf.js and PDFium read them, their lexers skipping
+/// comments as white space. Same length, so no offset moves; one pass.
+pub fn blank_comments(data: &mut [u8]) {
+    // How deep inside a literal string (strings nest their parentheses).
+    let mut level = 0usize;
+    let mut i = 0;
+    while i < data.len() {
+        match (data[i], level) {
+            (b'\\', 1..) => i += 1,
+            (b'(', _) => level += 1,
+            (b')', 1..) => level -= 1,
+            (b'%', 0) => {
+                while i < data.len() && data[i] != b'\n' && data[i] != b'\r' {
+                    data[i] = b' ';
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blanks_comments_outside_strings() {
+        let mut data = b"%% a\r\n<< /A (%b (%c) \\) %d) >> % e\n[1]%".to_vec();
+        blank_comments(&mut data);
+        assert_eq!(data, b"    \r\n<< /A (%b (%c) \\) %d) >>    \n[1] ");
+    }
 
     #[test]
     fn measures_nesting_outside_strings_and_streams() {

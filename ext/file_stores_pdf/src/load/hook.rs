@@ -233,7 +233,8 @@ pub(super) fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Objec
                         h.error = Some(too_deep(h.limits));
                         return None;
                     }
-                    Ok(data) => {
+                    Ok(mut data) => {
+                        syntax::blank_comments(&mut data);
                         h.budget_left = h.budget_left.saturating_sub(data.len() as u64);
                         let first = s
                             .dict
