@@ -188,10 +188,15 @@ fn blank_deep_trailers(bytes: &[u8], max: usize) -> Option<Vec<u8>> {
     copy
 }
 
-/// Whether lopdf read every object the table lists where it says, and the
-/// catalog the trailer names.
+/// Whether lopdf read every object the table lists where it says, the
+/// catalog the trailer names, and the page tree's root that catalog names.
+/// A table can list every object it holds and still miss the pages: an
+/// update whose `/Prev` points to itself (qpdf's append-xref-loop) hides
+/// the sections before it, and lopdf stops at the loop; poppler reads such a
+/// file again from a rebuilt table when its catalog finds no pages.
 fn sound(doc: &Document) -> bool {
     root_found(doc)
+        && pages_found(doc)
         && doc
             .reference_table
             .entries
@@ -210,6 +215,20 @@ fn root_found(doc: &Document) -> bool {
         .get(b"Root")
         .and_then(Object::as_reference)
         .is_ok_and(|id| matches!(doc.objects.get(&id), Some(Object::Dictionary(_))))
+}
+
+/// Whether the catalog's `/Pages`, when it is a reference, is a dictionary
+/// of the document (a catalog without one holds no pages, whatever the
+/// table).
+fn pages_found(doc: &Document) -> bool {
+    let Ok(pages) = doc
+        .catalog()
+        .and_then(|c| c.get(b"Pages"))
+        .and_then(Object::as_reference)
+    else {
+        return true;
+    };
+    matches!(doc.objects.get(&pages), Some(Object::Dictionary(_)))
 }
 
 /// Names the last `/Type /Catalog` object with pages as the trailer's
