@@ -113,19 +113,27 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
     // A stream whose direct /Length misses its endstream is not read with
     // that length ([`recover::wrong_lengths`]): lopdf would read the object
     // as its dictionary alone, and its data would be lost.
+    // And a `stream` keyword followed on its line by more than white space
+    // is read as poppler reads it, from the next line
+    // ([`recover::stream_line_junk`]). Both in one copy, made only when
+    // needed.
     let start = memmem::find(bytes, b"%PDF-").unwrap_or(0);
-    let wrong = recover::wrong_lengths(&bytes[start..], cancelled)?;
-    let fixed;
-    let bytes: &[u8] = if wrong.is_empty() {
-        bytes
-    } else {
-        let mut copy = bytes.to_vec();
+    let junk = recover::stream_line_junk(&bytes[start..], cancelled)?;
+    let mut fixed: Option<Vec<u8>> = None;
+    if !junk.is_empty() {
+        let copy = fixed.insert(bytes.to_vec());
+        for r in junk {
+            copy[start + r.start..start + r.end].fill(b' ');
+        }
+    }
+    let wrong = recover::wrong_lengths(&fixed.as_deref().unwrap_or(bytes)[start..], cancelled)?;
+    if !wrong.is_empty() {
+        let copy = fixed.get_or_insert_with(|| bytes.to_vec());
         for h in wrong {
             copy[start + h] = b'x';
         }
-        fixed = copy;
-        &fixed
-    };
+    }
+    let bytes: &[u8] = fixed.as_deref().unwrap_or(bytes);
     let mut spent = 0u64;
     let first = load_file(bytes, limits, tokens_left, cancelled, &mut spent);
     let read_first = match first {
