@@ -37,8 +37,9 @@
 //! not encrypted on their own).
 //!
 //! A file whose cross-reference section lopdf cannot read, or whose table
-//! leaves listed objects unread or the catalog unfound, is loaded again
-//! from a copy with a table rebuilt by scanning for object headers
+//! leaves listed objects unread, the catalog or its page tree unfound, is
+//! loaded again from a copy with a table rebuilt by scanning for object
+//! headers
 //! ([`recover`](crate::recover)), through the same hook and bounds; the
 //! parsing-work bound covers both reads together. A trailer without a
 //! usable `/ID` gets an empty one for the key, as the standard security
@@ -46,7 +47,11 @@
 //! are resolved once loaded, as are the `/Encrypt` dictionary's crypt
 //! filters before decrypting. A stream whose direct `/Length` misses its
 //! `endstream` is read from a copy where that key is renamed
-//! ([`recover::wrong_lengths`]), so its data is read up to `endstream`.
+//! ([`recover::wrong_lengths`]), so its data is read up to `endstream`;
+//! in the same copy, what follows a `stream` keyword on its line is
+//! blanked ([`recover::stream_line_junk`]), so the data starts on the next
+//! line. Comments in object streams are blanked once decoded
+//! ([`syntax::blank_comments`]), so a member behind one is read.
 //!
 //! The parts: the hook and the read around it ([`hook`]), encryption
 //! ([`encryption`]), and the checks before lopdf runs ([`checks`]).
