@@ -235,6 +235,9 @@ pub(super) fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Objec
                     }
                     Ok(mut data) => {
                         syntax::blank_comments(&mut data);
+                        for r in syntax::stray_words(&data) {
+                            data[r].fill(b' ');
+                        }
                         h.budget_left = h.budget_left.saturating_sub(data.len() as u64);
                         let first = s
                             .dict

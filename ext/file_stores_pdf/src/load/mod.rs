@@ -131,6 +131,18 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
             copy[start + r.start..start + r.end].fill(b' ');
         }
     }
+    // Stray words where a dictionary's key belongs are skipped, as poppler
+    // skips them ([`syntax::stray_words`]).
+    let stray = syntax::stray_words(fixed.as_deref().unwrap_or(bytes));
+    if !stray.is_empty() {
+        let copy = fixed.get_or_insert_with(|| bytes.to_vec());
+        for r in stray {
+            copy[r].fill(b' ');
+        }
+    }
+    if cancelled() {
+        return Err(Error::Cancelled);
+    }
     let wrong = recover::wrong_lengths(&fixed.as_deref().unwrap_or(bytes)[start..], cancelled)?;
     if !wrong.is_empty() {
         let copy = fixed.get_or_insert_with(|| bytes.to_vec());

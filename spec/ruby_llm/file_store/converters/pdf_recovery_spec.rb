@@ -77,6 +77,10 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
       expect(convert(pdf_with_text_after_stream_keyword(*two_pages))).to eq(both_read)
     end
 
+    it 'reads a font whose /BaseFont is written with spaces in it' do
+      expect(convert(pdf_with_spaced_font_name('Flags and paving'))).to eq("## Page 1\n\nFlags and paving\n")
+    end
+
     it 'reads an encrypted file (RC4, empty password, no /ID) whose startxref is wrong' do
       bytes = encrypted_pdf_without_id("Encrypted and damaged,\nstill read.").sub(/startxref\n\d+/, "startxref\n3")
       expect(convert(bytes)).to eq("## Page 1\n\nEncrypted and damaged,\nstill read.\n")

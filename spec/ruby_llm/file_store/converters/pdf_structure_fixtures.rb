@@ -3,7 +3,8 @@
 require_relative 'pdf_fixtures'
 
 # Files whose structure other readers get past: object-stream members
-# behind comments, a /Prev chain that loops, text after the stream keyword.
+# behind comments, a /Prev chain that loops, text after the stream keyword,
+# a name written with spaces in it.
 # Built from the well-formed files of PdfFixtures, every offset right.
 module PdfStructureFixtures
   include PdfFixtures
@@ -35,6 +36,26 @@ module PdfStructureFixtures
   def pdf_with_text_after_stream_keyword(*pages, junk: '   "this part is ignored"')
     bodies = make_pdf(*pages).scan(/^\d+ 0 obj\n(.*?)\nendobj\n/m).flatten
     serialize(bodies.map { |body| body.sub(">>\nstream\n", ">>\nstream#{junk}\n") })
+  end
+
+  # The pages' font with its /BaseFont written with spaces in it, as some
+  # generators write "Arial Unicode MS" (pdf.js's issue11549), and drawn
+  # through /Identity-H two bytes a character with a /ToUnicode map: the
+  # text is lost with the font. Every offset right.
+  def pdf_with_spaced_font_name(text)
+    hex = text.unpack('C*').map { |c| format('%04X', c) }.join
+    cmap = '/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <FFFF> ' \
+           "endcodespacerange 1 beginbfrange <0000> <00FF> <0000> endbfrange endcmap end end\n"
+    content = "BT /F1 12 Tf 72 720 Td <#{hex}> Tj ET\n"
+    serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+               '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
+               '/Resources << /Font << /F1 5 0 R >> >> >>',
+               "<< /Length #{content.bytesize} >>\nstream\n#{content}endstream",
+               '<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Arial Unicode MS /Encoding /Identity-H ' \
+               '/DescendantFonts [6 0 R] /ToUnicode 7 0 R >>',
+               '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Arial Unicode MS /DW 500 ' \
+               '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> >>',
+               "<< /Length #{cmap.bytesize} >>\nstream\n#{cmap}endstream"])
   end
 
   private
