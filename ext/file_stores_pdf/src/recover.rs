@@ -22,6 +22,7 @@
 //! as it goes, and refuses past [`MAX_OBJECTS`] headers.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use memchr::memmem;
 
@@ -465,6 +466,60 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
     Ok(wrong)
 }
 
+/// Where a `stream` keyword after a dictionary is followed on its line by
+/// something other than white space (pdfium's bug_543018_2: `stream   "this
+/// part will be ignored"`): the ranges from the keyword's end to its line's
+/// end. poppler, pdf.js and PDFium skip to the next line after the keyword
+/// and read the data from there; lopdf wants the end of line right after
+/// spaces and tabs, and read such an object as its dictionary alone, its
+/// page's text lost. Written over with spaces in a copy (no offset moves),
+/// the data is read where they read it. One linear pass: each keyword's line
+/// is read only up to the next `endstream`, and the search goes on from
+/// there, so stream data is not taken for keywords.
+pub fn stream_line_junk(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Range<usize>>> {
+    let mut junk = Vec::new();
+    let mut streams = Ahead::new(b"stream");
+    let mut ends = Ahead::new(b"endstream");
+    let mut i = 0;
+    let mut steps = 0u32;
+    while let Some(s) = streams.find(body, i) {
+        steps = steps.wrapping_add(1);
+        if steps % 4096 == 4095 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let from = i;
+        i = s + 6;
+        let keyword = (s < 3 || &body[s - 3..s] != b"end")
+            && !body.get(s + 6).is_some_and(|&b| is_regular(b))
+            && (s == 0 || !is_regular(body[s - 1]));
+        if !keyword {
+            continue;
+        }
+        // After a dictionary only, so a `stream` word in a comment or some
+        // text is not taken for the keyword.
+        let before = body[from..s].iter().rposition(|&b| !is_space(b));
+        if !before.is_some_and(|b| b > 0 && &body[from + b - 1..=from + b] == b">>") {
+            continue;
+        }
+        let Some(e) = ends.find(body, s + 6) else {
+            break;
+        };
+        i = e + 9;
+        let line = &body[s + 6..e];
+        let rest = line
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if matches!(line.get(rest), None | Some(b'\r' | b'\n')) {
+            continue;
+        }
+        if let Some(eol) = memchr::memchr2(b'\r', b'\n', line) {
+            junk.push(s + 6 + rest..s + 6 + eol);
+        }
+    }
+    Ok(junk)
+}
+
 /// The header whose `obj` keyword is at `o`: `N G obj`, each part after
 /// white space, the number after a delimiter or the file's start.
 fn header_before(body: &[u8], o: usize) -> Option<Header> {
@@ -579,6 +634,17 @@ mod tests {
 
     fn never() -> bool {
         false
+    }
+
+    #[test]
+    fn finds_text_after_the_stream_keyword_after_a_dictionary_only() {
+        let body: &[u8] =
+            b"% a stream word\n1 0 obj\n<< /Length 3 >>\nstream  junk\nabc\nendstream\n\
+            2 0 obj\n<< /Length 3 >>\nstream \r\nxyz\nendstream\n[(a) stream x]\n";
+        let junk = body.windows(4).position(|w| w == b"junk").unwrap_or(0);
+        let found =
+            stream_line_junk(body, &|| false).map(|j| j.iter().map(|r| (r.start, r.end)).collect());
+        assert_eq!(found, Ok(vec![(junk, junk + 4)]));
     }
 
     #[test]

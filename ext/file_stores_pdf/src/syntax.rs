@@ -6,6 +6,8 @@
 //! take 1.9 GB, or abort the process). Strings, comments and stream data
 //! are skipped; the scan never recurses.
 
+use std::ops::Range;
+
 use memchr::memmem;
 
 /// The most values one object may hold (about 120 MB once parsed).
@@ -349,9 +351,176 @@ pub fn object_stream(data: &[u8], first: usize, cap: u64) -> (Vec<u32>, u64) {
     (ids, total)
 }
 
+/// Where a dictionary holds a bare word after a name value, where a key
+/// belongs: a name written with a space in it (`/BaseFont /Arial
+/// Unicode MS`, pdf.js's issue11549), whose words after the first are
+/// stray. lopdf drops the whole object (a font: its page's text lost);
+/// poppler skips what is not a name where a key belongs, and reads on. Only
+/// words that are neither numbers nor keywords of the syntax (`R`, `true`,
+/// `obj`, `stream`, ...) after two names in a row are taken, so a dictionary
+/// left open before its `endobj` (see [`unclosed`]) stays as it is. Stream
+/// data is skipped; linear, nesting followed only `MAX_STRAY_DEPTH` deep.
+pub fn stray_words(bytes: &[u8]) -> Vec<Range<usize>> {
+    const MAX_STRAY_DEPTH: usize = 1024;
+    let mut scanner = Scanner {
+        bytes,
+        i: 0,
+        start: 0,
+    };
+    // Each open container: for a dictionary, whether a key comes next;
+    // None for an array. Innermost last.
+    let mut open: Vec<Option<bool>> = Vec::new();
+    let mut deeper = 0usize;
+    // Whether the token before was a name value of the innermost
+    // dictionary, or a stray word after one.
+    let mut after_name = false;
+    let mut stray = Vec::new();
+    while let Some(token) = scanner.next() {
+        // A hexadecimal string is read as a word after its `<`.
+        let token = match token {
+            Token::Word(start) if start > 0 && bytes[start - 1] == b'<' => Token::Atom,
+            t => t,
+        };
+        let dict = if deeper == 0 {
+            open.last_mut().and_then(|o| o.as_mut())
+        } else {
+            None
+        };
+        match token {
+            Token::Open => {
+                if let Some(expect_key) = dict {
+                    *expect_key = true;
+                }
+                if open.len() < MAX_STRAY_DEPTH {
+                    open.push((bytes[scanner.start] == b'<').then_some(true));
+                } else {
+                    deeper += 1;
+                }
+                after_name = false;
+            }
+            Token::Close => {
+                if deeper > 0 {
+                    deeper -= 1;
+                } else {
+                    open.pop();
+                }
+                after_name = false;
+            }
+            Token::Stream => {
+                open.clear();
+                deeper = 0;
+                after_name = false;
+            }
+            Token::Atom => {
+                let name = bytes[scanner.start] == b'/';
+                after_name = false;
+                if let Some(expect_key) = dict {
+                    if !*expect_key {
+                        after_name = name;
+                    }
+                    *expect_key = !(*expect_key && name);
+                }
+            }
+            Token::Word(start) => {
+                let word = &bytes[start..scanner.i];
+                let keyword = matches!(
+                    word,
+                    b"R" | b"true"
+                        | b"false"
+                        | b"null"
+                        | b"obj"
+                        | b"endobj"
+                        | b"stream"
+                        | b"endstream"
+                        | b"xref"
+                        | b"trailer"
+                        | b"startxref"
+                );
+                let number = matches!(word[0], b'0'..=b'9' | b'+' | b'-' | b'.');
+                if let Some(expect_key) = dict {
+                    if *expect_key && after_name && !keyword && !number {
+                        stray.push(start..scanner.i);
+                        continue;
+                    }
+                    // A value; or, where a key belongs, the rest of a
+                    // reference (`0 R`), left as it is.
+                    *expect_key = true;
+                }
+                after_name = false;
+                match word {
+                    b"obj" | b"endobj" => {
+                        open.clear();
+                        deeper = 0;
+                    }
+                    // A stream keyword the scanner did not take (text after
+                    // it on its line): its data is not object syntax.
+                    b"stream" => {
+                        open.clear();
+                        deeper = 0;
+                        scanner.i = memmem::find(&bytes[scanner.i..], b"endstream")
+                            .map_or(bytes.len(), |n| scanner.i + n + 9);
+                    }
+                    b"xref" => {
+                        scanner.i = memmem::find(&bytes[scanner.i..], b"trailer")
+                            .map_or(bytes.len(), |n| scanner.i + n);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    stray
+}
+
+/// Writes spaces over the comments in `data`, an object stream's decoded
+/// data, outside literal strings. A comment is white space in object syntax,
+/// but lopdf parses an object-stream member from the offset its header
+/// gives, skipping only white space there: a member behind a comment (qpdf's
+/// QDF files put `%% Object stream: object 4` and `%% Page 1` before
+/// each; pdfTeX's uncompressed ones `% 2 0 obj`) was dropped, its page
+/// with it. poppler, pdf.js and PDFium read them, their lexers skipping
+/// comments as white space. Same length, so no offset moves; one pass.
+pub fn blank_comments(data: &mut [u8]) {
+    // How deep inside a literal string (strings nest their parentheses).
+    let mut level = 0usize;
+    let mut i = 0;
+    while i < data.len() {
+        match (data[i], level) {
+            (b'\\', 1..) => i += 1,
+            (b'(', _) => level += 1,
+            (b')', 1..) => level -= 1,
+            (b'%', 0) => {
+                while i < data.len() && data[i] != b'\n' && data[i] != b'\r' {
+                    data[i] = b' ';
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_stray_words_after_a_name_value_in_dictionaries_only() {
+        let bytes = b"1 0 obj << /F /Arial Unicode MS /N 1 0 R /T true >> endobj [/A /B C] \
+            2 0 obj << /A 1 /B /C endobj << /O <AB12> /U <CD> /E /S /P <EF> /K [/X] Y >>";
+        let at = |w: &[u8]| bytes.windows(w.len()).position(|x| x == w).unwrap_or(0);
+        let (unicode, ms) = (at(b"Unicode"), at(b"MS"));
+        assert_eq!(stray_words(bytes), vec![unicode..unicode + 7, ms..ms + 2]);
+    }
+
+    #[test]
+    fn blanks_comments_outside_strings() {
+        let mut data = b"%% a\r\n<< /A (%b (%c) \\) %d) >> % e\n[1]%".to_vec();
+        blank_comments(&mut data);
+        assert_eq!(data, b"    \r\n<< /A (%b (%c) \\) %d) >>    \n[1] ");
+    }
 
     #[test]
     fn measures_nesting_outside_strings_and_streams() {

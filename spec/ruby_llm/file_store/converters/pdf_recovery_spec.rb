@@ -1,12 +1,14 @@
 # frozen_string_literal: true
 
 require_relative 'pdf_recovery_fixtures'
+require_relative 'pdf_structure_fixtures'
 require_relative 'aes128_pdf'
 
 # Damaged cross-reference sections, encryption without an /ID, and every
 # standard filter: files other readers open, read through PdfText.
 RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   include PdfRecoveryFixtures
+  include PdfStructureFixtures
 
   def convert(bytes, name = 'doc.pdf')
     described_class.call(RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: name,
@@ -61,6 +63,22 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
     it 'reads a content stream whose right /Length holds the word endstream in its data' do
       expect(convert(make_pdf("The word endstream\nis text here.")))
         .to eq("## Page 1\n\nThe word endstream\nis text here.\n")
+    end
+
+    it 'reads the objects of an object stream that sit behind comments' do
+      expect(convert(pdf_with_commented_object_stream(*two_pages))).to eq(both_read)
+    end
+
+    it "reads the pages of a file whose last update's /Prev points back at itself" do
+      expect(convert(pdf_with_prev_loop(*two_pages))).to eq(both_read)
+    end
+
+    it 'reads a content stream whose keyword is followed on its line by more than white space' do
+      expect(convert(pdf_with_text_after_stream_keyword(*two_pages))).to eq(both_read)
+    end
+
+    it 'reads a font whose /BaseFont is written with spaces in it' do
+      expect(convert(pdf_with_spaced_font_name('Flags and paving'))).to eq("## Page 1\n\nFlags and paving\n")
     end
 
     it 'reads an encrypted file (RC4, empty password, no /ID) whose startxref is wrong' do

@@ -1,0 +1,247 @@
+//! The loader's unit tests.
+
+use super::checks::unescape_names;
+use super::*;
+
+#[test]
+fn bounds_the_parsing_work_and_stops_when_cancelled() {
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for i in 1..=2000 {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{i} 0 obj\n[1 2 3]\nendobj\n").bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend(b"xref\n0 2001\n0000000000 65535 f \n");
+    for o in offsets {
+        pdf.extend(format!("{o:010} 00000 n \n").bytes());
+    }
+    pdf.extend(
+        format!("trailer\n<< /Size 2001 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes(),
+    );
+    let limits = Limits {
+        max_parse_scan: 1000 * (pdf.len() as u64 / 2),
+        ..Limits::default()
+    };
+    assert!(
+        matches!(load(&pdf, limits, &|| false), Err(Error::TooLarge(why)) if why.contains("more than 1000 objects"))
+    );
+    assert!(load(&pdf, Limits::default(), &|| false).is_ok());
+    assert!(matches!(
+        load(&pdf, Limits::default(), &|| true),
+        Err(Error::Cancelled)
+    ));
+}
+
+/// A two-page file: its text is on pages 4 and 6, in streams 3 and 5.
+fn two_pages() -> Vec<u8> {
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>".into(),
+        "<< /Length 28 >>\nstream\nBT /F1 12 Tf (First) Tj ET\nendstream".into(),
+        "<< /Type /Page /Parent 2 0 R /Contents 3 0 R >>".into(),
+        "<< /Length 29 >>\nstream\nBT /F1 12 Tf (Second) Tj ET\nendstream".into(),
+        "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>".into(),
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend(b"xref\n0 7\n0000000000 65535 f \n");
+    for o in offsets {
+        pdf.extend(format!("{o:010} 00000 n \n").bytes());
+    }
+    pdf.extend(format!("trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes());
+    pdf
+}
+
+/// The page contents lopdf loaded from `pdf`, in page order.
+fn contents(pdf: &[u8]) -> Result<Vec<Vec<u8>>> {
+    let doc = load(pdf, Limits::default(), &|| false)?;
+    Ok(doc
+        .get_pages()
+        .values()
+        .filter_map(|&id| doc.get_page_content(id).ok())
+        .collect())
+}
+
+#[test]
+fn rebuilds_a_damaged_cross_reference_section() {
+    let good = two_pages();
+    let both = contents(&good).unwrap();
+    assert_eq!(both.len(), 2);
+    let text = String::from_utf8_lossy(&good).into_owned();
+    // startxref pointing elsewhere.
+    let at = text.rfind("startxref\n").unwrap() + 10;
+    let end = at + text[at..].find('\n').unwrap();
+    let wrong_start = format!("{}12{}", &text[..at], &text[end..]);
+    assert_eq!(contents(wrong_start.as_bytes()).unwrap(), both);
+    // No table, trailer or startxref.
+    let cut = &good[..text.find("xref\n0 7").unwrap()];
+    assert_eq!(contents(cut).unwrap(), both);
+    // Every offset off by three.
+    let table = text.find("xref\n0 7").unwrap();
+    let mut shifted = text[..table].to_string();
+    for line in text[table..].split_inclusive('\n') {
+        match line.strip_suffix(" 00000 n \n") {
+            Some(offset) => {
+                let offset: usize = offset.parse().unwrap();
+                shifted.push_str(&format!("{:010} 00000 n \n", offset + 3));
+            }
+            None => shifted.push_str(line),
+        }
+    }
+    assert_eq!(contents(shifted.as_bytes()).unwrap(), both);
+    // A download cut inside the second page's stream: the first is read.
+    let inside = text.find("(Second)").unwrap();
+    assert_eq!(contents(&good[..inside]).unwrap(), vec![both[0].clone()]);
+    // Nothing to rebuild from: lopdf's own error.
+    assert!(matches!(
+        load(b"%PDF-1.4\nnothing\n", Limits::default(), &|| false),
+        Err(Error::Broken(_))
+    ));
+}
+
+#[test]
+fn a_cancel_stops_the_rebuilding_too() {
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    for i in 1..20_000 {
+        pdf.extend(format!("{i} 0 obj\nnull\nendobj\n").bytes());
+    }
+    let calls = std::cell::Cell::new(0u32);
+    // lopdf's first read fails at once; the scan then sees the cancel.
+    let cancelled = || {
+        calls.set(calls.get() + 1);
+        calls.get() > 1
+    };
+    assert_eq!(
+        load(&pdf, Limits::default(), &cancelled).err(),
+        Some(Error::Cancelled)
+    );
+}
+
+#[test]
+fn resolves_indirect_filters_and_their_parameters() {
+    let mut doc = Document::new();
+    let names = doc.add_object(Object::Array(vec![
+        Object::Name(b"ASCIIHexDecode".to_vec()),
+        Object::Name(b"FlateDecode".to_vec()),
+    ]));
+    let parms = doc.add_object(Object::Null);
+    let mut dict = lopdf::Dictionary::new();
+    dict.set("Filter", Object::Reference(names));
+    dict.set("DecodeParms", Object::Array(vec![Object::Reference(parms)]));
+    let id = doc.add_object(lopdf::Stream::new(dict, vec![]));
+    resolve_stream_keys(&mut doc);
+    let s = doc.get_object(id).unwrap().as_stream().unwrap();
+    assert_eq!(s.dict.get(b"Filter").unwrap().as_array().unwrap().len(), 2);
+    assert_eq!(
+        s.dict.get(b"DecodeParms").unwrap(),
+        &Object::Array(vec![Object::Null])
+    );
+}
+
+#[test]
+fn makes_crypt_filters_direct() {
+    use lopdf::dictionary;
+    let mut doc = Document::with_version("1.7");
+    let filter = doc.add_object(dictionary! { "CFM" => "AESV3", "Length" => 32 });
+    let filters = doc.add_object(dictionary! { "StdCF" => filter });
+    let encrypt = doc.add_object(dictionary! { "V" => 5, "CF" => filters });
+    doc.trailer.set("Encrypt", encrypt);
+    direct_crypt_filters(&mut doc);
+    let cf = doc
+        .get_dictionary(encrypt)
+        .and_then(|e| e.get(b"CF"))
+        .expect("a /CF");
+    let std_cf = cf
+        .as_dict()
+        .and_then(|cf| cf.get(b"StdCF"))
+        .expect("direct");
+    assert_eq!(
+        std_cf
+            .as_dict()
+            .and_then(|f| f.get(b"CFM"))
+            .and_then(Object::as_name)
+            .ok(),
+        Some(&b"AESV3"[..])
+    );
+}
+
+#[test]
+fn reads_escaped_names() {
+    assert_eq!(unescape_names(b"/Type /Obj#53tm #zz"), b"/Type /ObjStm #zz");
+}
+
+#[test]
+fn hides_only_the_encrypt_key_keeping_every_offset() {
+    let pdf = b"<< /EncryptMetadata false >> << /Encrypt 5 0 R /Root 1 0 R >>";
+    let hidden = hide_encryption(pdf).expect("an /Encrypt key");
+    assert_eq!(hidden.len(), pdf.len());
+    assert_eq!(
+        &hidden[..],
+        &b"<< /EncryptMetadata false >> << /Encrypx 5 0 R /Root 1 0 R >>"[..]
+    );
+    assert!(hide_encryption(b"<< /EncryptMetadata true /Root 1 0 R >>").is_none());
+    // Escaped letters, as lopdf reads them, the last one too.
+    assert_eq!(
+        hide_encryption(b"<</Encr#79pt 5 0 R/Encryp#74/Encrypt#41>>").as_deref(),
+        Some(&b"<</Encr#79px 5 0 R/Encryp#78/Encrypt#41>>"[..])
+    );
+}
+
+/// The structural-stream check over `bytes` with streams capped at
+/// 1,000 bytes.
+fn structural(bytes: &[u8]) -> Result<()> {
+    let limits = Limits {
+        max_stream_bytes: 1000,
+        ..Limits::default()
+    };
+    let budget = Budget::new(limits.max_decoded_bytes, &|| false);
+    check_structural_streams(bytes, limits, &budget)
+}
+
+fn object_with_bomb(dictionary: &str) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(&[0; 100_000]).unwrap();
+    let mut pdf = format!("%PDF-1.5\n1 0 obj\n{dictionary}\nstream\n").into_bytes();
+    pdf.extend(z.finish().unwrap());
+    pdf.extend(b"\nendstream\nendobj\n");
+    pdf
+}
+
+#[test]
+fn counts_object_streams_whatever_their_dictionary_hides() {
+    let too_large =
+        |r: Result<()>| matches!(r, Err(Error::TooLarge(why)) if why.contains("decompresses"));
+    assert!(too_large(structural(&object_with_bomb(
+        "<< /Type /ObjStm /N 1 /First 4 >>"
+    ))));
+    // A string holding `stream` after the type, and one holding `obj`.
+    let hidden = "<< /Type /ObjStm /T (stream) /U (1 0 obj) /N 1 /First 4 >>";
+    assert!(too_large(structural(&object_with_bomb(hidden))));
+    // A dictionary longer than the window: its type is out of sight.
+    let long = format!("<< /Type /XRef /Pad [{}] >>", "0 ".repeat(40_000));
+    assert!(too_large(structural(&object_with_bomb(&long))));
+    // Other streams are not inflated, unless a cross-reference section
+    // is named there.
+    assert!(structural(&object_with_bomb("<< /Length 99 >>")).is_ok());
+    let mut untyped = object_with_bomb("<< /Length 99 >>");
+    untyped.extend(b"startxref\n9\n%%EOF\n");
+    assert!(too_large(structural(&untyped)));
+    let mut escaped = object_with_bomb("<< /Length 99 >>");
+    escaped.extend(b"trailer << /Pr#65v 9 >>\n");
+    assert!(too_large(structural(&escaped)));
+}
+
+#[test]
+fn scans_many_stream_keywords_once() {
+    // Each keyword used to look back over the 64 KB before it.
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    pdf.extend(b"stream ".repeat(300_000));
+    assert!(structural(&pdf).is_ok());
+}
