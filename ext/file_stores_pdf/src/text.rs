@@ -4,7 +4,10 @@
 //! enters forms (`Do`) with their own resources. [`crate::words::Line`] turns the placed
 //! glyphs into words and lines. A `/Span` marked-content section (`BDC`
 //! … `EMC`) with an `/ActualText` reads as that text, placed where its
-//! glyphs lie, as pdftotext reads it.
+//! glyphs lie, as pdftotext reads it. What optional content the
+//! document's default configuration hides ([`optional`]: marked content
+//! `/OC /Name BDC`, forms, images and annotations with an `/OC`) is not
+//! drawn; hidden text still moves the text position, as in poppler.
 //!
 //! It also notes whether a page paints an image ([`Page::paints_images`]):
 //! a `Do` of an `/Subtype /Image` XObject, on the page or inside a form or
@@ -36,6 +39,11 @@ use crate::words::{join_hyphenated, number, Line};
 use crate::{Error, Limits, Result};
 
 mod annots;
+mod optional;
+
+/// The most marked-content sequences (`BMC`/`BDC` … `EMC`) followed open
+/// on a page for optional content; deeper ones cannot hide content.
+const MAX_OC_MARKED: usize = 1024;
 
 /// The most bytes the fonts of one document may hold in memory (ToUnicode
 /// maps, widths, embedded glyph text), all together.
@@ -116,6 +124,17 @@ pub struct Interpreter<'a> {
     /// The `/ActualText` of the marked-content span being drawn, which
     /// stands for the glyphs inside it.
     actual: Option<Actual>,
+    /// The document's optional content groups, None without any.
+    optional: Option<optional::Optional>,
+    /// The marked-content sequences open on the page, each true when a
+    /// hidden group's `/OC` opened it. Kept across forms and the page's
+    /// annotations, as poppler keeps one stack per page.
+    marked: Vec<bool>,
+    /// How many of [`Self::marked`] are true: content is hidden while
+    /// any is.
+    hiding: usize,
+    /// Sequences opened past [`MAX_OC_MARKED`], closed before those kept.
+    marked_over: usize,
 }
 
 /// A `/Span` with an `/ActualText`, as pdftotext reads one: its glyphs
@@ -150,6 +169,10 @@ impl<'a> Interpreter<'a> {
             page_resources: None,
             form: None,
             actual: None,
+            optional: optional::Optional::read(doc),
+            marked: Vec::new(),
+            hiding: 0,
+            marked_over: 0,
         }
     }
 
@@ -161,6 +184,9 @@ impl<'a> Interpreter<'a> {
         }
         self.images = false;
         self.actual = None;
+        self.marked.clear();
+        self.hiding = 0;
+        self.marked_over = 0;
         let resources = page_resources(doc, id);
         self.page_resources = resources;
         let room = self.limits.max_text_bytes.saturating_sub(self.text_bytes);
@@ -471,6 +497,7 @@ impl<'a> Interpreter<'a> {
                         }
                     }
                 }
+                "Do" if self.hiding > 0 => {}
                 "Do" => {
                     let Some(name) = a.first().and_then(|n| n.as_name().ok()) else {
                         continue;
@@ -481,6 +508,7 @@ impl<'a> Interpreter<'a> {
                 // skipped.
                 "BI" | "ID" => self.images = true,
                 "BMC" | "BDC" if marked.len() < MAX_MARKED => {
+                    self.begin_marked(resources, a);
                     let span = self.actual.is_none()
                         && op.operator == "BDC"
                         && a.first().and_then(|n| n.as_name().ok()) == Some(b"Span".as_slice());
@@ -492,11 +520,18 @@ impl<'a> Interpreter<'a> {
                         self.actual = Some(Actual { text, placed: None });
                     }
                 }
-                "BMC" | "BDC" => deeper = deeper.saturating_add(1),
+                "BMC" | "BDC" => {
+                    self.begin_marked(resources, a);
+                    deeper = deeper.saturating_add(1);
+                }
                 // The section's end ends its span (one with no glyphs
                 // reads nothing).
-                "EMC" if deeper > 0 => deeper -= 1,
+                "EMC" if deeper > 0 => {
+                    self.end_marked();
+                    deeper -= 1;
+                }
                 "EMC" => {
+                    self.end_marked();
                     let span = marked.pop().unwrap_or(false);
                     if span {
                         self.end_actual(line);
@@ -570,8 +605,12 @@ impl<'a> Interpreter<'a> {
             );
             let size = (trm[2] * trm[2] + trm[3] * trm[3]).sqrt();
             text.clear();
-            font.decode(code, &mut text);
-            if is_space && text == "\u{FFFD}" {
+            // Hidden text still moves the text position, as in poppler.
+            let shown = self.hiding == 0;
+            if shown {
+                font.decode(code, &mut text);
+            }
+            if shown && is_space && text == "\u{FFFD}" {
                 // Code 32 with a glyph no table names (TeX's typewriter
                 // visible space): a space, as pdftotext reads it, not
                 // nothing between two words.
@@ -589,7 +628,9 @@ impl<'a> Interpreter<'a> {
                     ty += state.word_space;
                 }
                 *tm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, ty], tm);
-                self.place(line, [trm[4], trm[5]], [end[4], end[5]], size, &text);
+                if shown {
+                    self.place(line, [trm[4], trm[5]], [end[4], end[5]], size, &text);
+                }
                 continue;
             }
             let width = f64::from(font.width(code)) * state.size;
@@ -607,7 +648,9 @@ impl<'a> Interpreter<'a> {
             }
             tx *= state.scale;
             *tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], tm);
-            self.place(line, [trm[4], trm[5]], [end[4], end[5]], size, &text);
+            if shown {
+                self.place(line, [trm[4], trm[5]], [end[4], end[5]], size, &text);
+            }
         }
         self.text_room(line)
     }
@@ -638,6 +681,10 @@ impl<'a> Interpreter<'a> {
         let Ok(Object::Stream(s)) = doc.get_object(*id) else {
             return Ok(());
         };
+        // A form or an image in a hidden group is not drawn.
+        if !self.oc_visible(s.dict.get(b"OC").ok()) {
+            return Ok(());
+        }
         match s.dict.get(b"Subtype").and_then(|o| o.as_name()).ok() {
             Some(b"Form") if depth < self.limits.max_form_depth => {}
             Some(b"Image") => {
@@ -647,6 +694,46 @@ impl<'a> Interpreter<'a> {
             _ => return Ok(()),
         }
         self.run_form(*id, s, resources, state.ctm, depth, forms, line)
+    }
+
+    /// Whether content whose `/OC` entry is `oc` is shown.
+    fn oc_visible(&self, oc: Option<&Object>) -> bool {
+        match (&self.optional, oc) {
+            (Some(optional), Some(oc)) => optional.visible(self.doc, oc),
+            _ => true,
+        }
+    }
+
+    /// `BMC` or `BDC`: opens a marked-content sequence, one that hides
+    /// what it holds when it is `/OC` with a name the resources'
+    /// `/Properties` map to a hidden group.
+    fn begin_marked(&mut self, resources: Option<&'a Dictionary>, a: &[Object]) {
+        if self.marked.len() >= MAX_OC_MARKED {
+            self.marked_over += 1;
+            return;
+        }
+        let hides = match (a.first(), a.get(1)) {
+            (Some(Object::Name(tag)), Some(Object::Name(name))) if tag.as_slice() == b"OC" => {
+                let doc = self.doc;
+                let find = |r: &'a Dictionary| sub_dict(doc, r, b"Properties")?.get(name).ok();
+                let oc = resources
+                    .and_then(find)
+                    .or_else(|| self.page_resources.and_then(find));
+                oc.is_some() && !self.oc_visible(oc)
+            }
+            _ => false,
+        };
+        self.marked.push(hides);
+        self.hiding += usize::from(hides);
+    }
+
+    /// `EMC`: closes the last marked-content sequence open.
+    fn end_marked(&mut self) {
+        if self.marked_over > 0 {
+            self.marked_over -= 1;
+        } else if let Some(hides) = self.marked.pop() {
+            self.hiding = self.hiding.saturating_sub(usize::from(hides));
+        }
     }
 
     /// Runs the form XObject `s` (object `id`) drawn with `ctm`.

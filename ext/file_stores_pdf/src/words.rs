@@ -9,6 +9,8 @@
 //! starts within 0.1 em of the one before it ends a word, as pdftotext
 //! takes it for a copy. Positions are in the page's default user space.
 
+mod seen;
+
 /// `o` if it is a finite number.
 pub(crate) fn number(o: &lopdf::Object) -> Option<f64> {
     match o {
@@ -23,9 +25,9 @@ pub(crate) struct Line {
     pub(crate) out: String,
     /// The last glyph: where it ended, its direction, its size, its baseline.
     pub(crate) last: Option<Last>,
-    /// The latest glyphs' starts and text, to drop one drawn again on top
-    /// of itself (fake bold, shadows).
-    recent: std::collections::VecDeque<([f64; 2], String)>,
+    /// The page's glyphs so far, to drop one drawn again on top of itself
+    /// (fake bold, shadows, a block drawn twice).
+    seen: seen::Seen,
     /// The most bytes `out` may hold: what the text limit leaves.
     room: usize,
     /// A character did not fit in `room`.
@@ -50,9 +52,6 @@ pub(crate) struct Line {
     /// spaces words by `Tc` and cancels the space characters) joins.
     broken: bool,
 }
-
-/// How many glyphs back a repeat is looked for.
-const RECENT: usize = 96;
 
 /// The glyph placed last, which the next one is measured from.
 #[derive(Clone, Copy)]
@@ -135,7 +134,7 @@ impl Line {
         Line {
             out: String::new(),
             last: None,
-            recent: Default::default(),
+            seen: Default::default(),
             room,
             full: false,
             line_start: 0,
@@ -184,15 +183,9 @@ impl Line {
         if width > 1e-6 {
             near = near.min(0.7 * width);
         }
-        if self.recent.iter().any(|(p, t)| {
-            (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near && t == text
-        }) {
+        if self.seen.repeat(start, near, text) {
             return;
         }
-        if self.recent.len() == RECENT {
-            self.recent.pop_front();
-        }
-        self.recent.push_back((start, text.to_owned()));
         let dx = end[0] - start[0];
         let dy = end[1] - start[1];
         let len = (dx * dx + dy * dy).sqrt();

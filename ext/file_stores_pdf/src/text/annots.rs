@@ -185,6 +185,10 @@ impl<'a> Interpreter<'a> {
             {
                 continue;
             }
+            // Nor is one in a hidden optional content group.
+            if !self.oc_visible(annot.get(b"OC").ok()) {
+                continue;
+            }
             // Without a rectangle poppler has no annotation; an empty one
             // draws nothing.
             let Some(rect) = rect(annot) else { continue };

@@ -1,0 +1,85 @@
+//! The glyphs placed on a page so far, to drop one drawn again on top of
+//! itself anywhere later on the page, as pdftotext drops duplicated text
+//! (fake bold, drop shadows, a block a generator writes twice): the same
+//! text starting within 0.1 em across and along.
+//!
+//! A grid keyed by the text and a cell at least twice the tolerance wide
+//! finds the candidates in at most four cells, so a page costs time in
+//! proportion to its glyphs, however far apart in drawing order the copies
+//! are (a window of the latest glyphs missed a block of 500 drawn again).
+//! The cell's size is the tolerance's power of two, part of the key, so
+//! glyphs of about the same size meet. At most [`MAX_SEEN`] glyphs are
+//! kept; past them a repeat is no longer found.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+/// The most glyphs one page remembers.
+const MAX_SEEN: usize = 1 << 20;
+
+/// A cell: the text's hash, the cell size's exponent, the cell.
+type Key = (u64, i32, i64, i64);
+
+#[derive(Default)]
+pub(crate) struct Seen {
+    cells: HashMap<Key, Vec<[f64; 2]>>,
+    count: usize,
+}
+
+impl Seen {
+    /// True when `text` was placed before within `near` of `start`;
+    /// otherwise remembers it.
+    pub(crate) fn repeat(&mut self, start: [f64; 2], near: f64, text: &str) -> bool {
+        if !(near.is_finite() && start[0].is_finite() && start[1].is_finite()) {
+            return false;
+        }
+        let mut h = DefaultHasher::new();
+        text.hash(&mut h);
+        let hash = h.finish();
+        // The cell is at least 2 * near wide: the square within `near` of
+        // `start` meets at most two cells along each axis.
+        let exp = (2.0 * near).log2().ceil().clamp(-30.0, 60.0) as i32;
+        let cell = 2f64.powi(exp);
+        let index = |v: f64| (v / cell).floor().clamp(-9e18, 9e18) as i64;
+        let (x0, x1) = (index(start[0] - near), index(start[0] + near));
+        let (y0, y1) = (index(start[1] - near), index(start[1] + near));
+        for cx in [x0, x1] {
+            for cy in [y0, y1] {
+                let found = self.cells.get(&(hash, exp, cx, cy)).is_some_and(|v| {
+                    v.iter()
+                        .any(|p| (p[0] - start[0]).abs() < near && (p[1] - start[1]).abs() < near)
+                });
+                if found {
+                    return true;
+                }
+            }
+        }
+        if self.count < MAX_SEEN {
+            self.count += 1;
+            let key = (hash, exp, index(start[0]), index(start[1]));
+            self.cells.entry(key).or_default().push(start);
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_a_repeat_far_back_and_keeps_neighbours() {
+        let mut seen = Seen::default();
+        for i in 0..1000 {
+            assert!(!seen.repeat([i as f64 * 6.0, 100.0], 1.0, "a"));
+        }
+        // Each of them again, a little off, is found.
+        assert!(seen.repeat([0.5, 100.5], 1.0, "a"));
+        assert!(seen.repeat([5999.7, 99.2], 1.0, "a"));
+        // Another letter there, or the same one an em away, is not.
+        assert!(!seen.repeat([0.0, 100.0], 1.0, "b"));
+        assert!(!seen.repeat([3.0, 100.0], 1.0, "a"));
+        assert!(!seen.repeat([0.0, 110.0], 1.0, "a"));
+    }
+}
