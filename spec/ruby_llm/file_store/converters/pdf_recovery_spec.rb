@@ -1,12 +1,14 @@
 # frozen_string_literal: true
 
 require_relative 'pdf_recovery_fixtures'
+require_relative 'pdf_stream_end_fixtures'
 require_relative 'aes128_pdf'
 
 # Damaged cross-reference sections, encryption without an /ID, and every
 # standard filter: files other readers open, read through PdfText.
 RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   include PdfRecoveryFixtures
+  include PdfStreamEndFixtures
 
   def convert(bytes, name = 'doc.pdf')
     described_class.call(RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: name,
@@ -56,6 +58,18 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
 
     it 'reads content streams whose /Length misses their endstream, up to the endstream' do
       expect(convert(pdf_with_wrong_lengths(*two_pages))).to eq(both_read)
+    end
+
+    [false, true].each do |indirect|
+      it "reads a content stream whose right #{indirect ? 'indirect' : 'direct'} /Length is followed by junk " \
+         'before its endstream' do
+        expect(convert(pdf_with_junk_before_endstream("Junk follows\nthe data.", indirect:)))
+          .to eq("## Page 1\n\nJunk follows\nthe data.\n")
+      end
+    end
+
+    it 'reads a ToUnicode CMap whose data runs into its endstream with no end of line before it' do
+      expect(convert(pdf_with_cmap_without_eol_before_endstream('HELLO'))).to eq("## Page 1\n\nhello\n")
     end
 
     it 'reads a content stream whose right /Length holds the word endstream in its data' do
