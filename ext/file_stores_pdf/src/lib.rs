@@ -237,13 +237,19 @@ fn read_pages(
         &headed[..]
     };
     let mut doc = load::load(bytes, limits, cancelled)?;
+    let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
+    recover::read_unread(
+        &mut doc,
+        &bytes[start..],
+        limits.max_stream_bytes,
+        cancelled,
+    )?;
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(Error::Encrypted);
     }
     if cancelled() {
         return Err(Error::Cancelled);
     }
-    let start = bytes.windows(5).position(|w| w == b"%PDF-").unwrap_or(0);
     let mut interpreter = text::Interpreter::new(&doc, &bytes[start..], limits, cancelled);
     let page_ids = pages::page_ids(&doc, cancelled)?;
     // A catalog with no pages holds no text layer: `None`, as for a scan,

@@ -372,21 +372,31 @@ fn header_at(body: &[u8], offset: usize) -> Option<(u32, u16)> {
         .then_some((number, generation))
 }
 
-/// Where the `h` of each stream's direct `/Length` is when that length is
-/// wrong: its data, so long, is not followed by `endstream`. lopdf drops
+/// Where the `h` of each stream's `/Length` is when that length is
+/// wrong: its data, so long, is not followed by `endstream` (after at most
+/// an end of line). A direct length and an indirect one (`/Length 12 0 R`,
+/// its object's value found in the file) are judged alike: right, or read
+/// up to `endstream` (poppler's "Missing 'endstream' or incorrect stream
+/// length", after which it reads on to the `endstream`, as pdf.js does;
+/// Ghostscript writes a right indirect length with junk before
+/// `endstream`). lopdf drops
 /// such an object (a page's content gone: pdf.js's helloworld-bad, a CRLF
 /// file whose lengths count LF; issue6108's `/Length 9`), or reads it as
 /// its dictionary alone; with the key renamed in a copy of the file read
 /// instead (`/Lengtx`, same size, no offset moves; a copy only when some
 /// length is wrong), lopdf keeps the stream unread and the interpreter
-/// reads its data up to its `endstream`, as poppler and pdf.js do. One linear pass: each stream
-/// keyword is searched for its `/Length` only back to the previous
-/// `endstream`, so no byte is looked at twice.
+/// reads its data up to its `endstream`, as poppler and pdf.js do
+/// ([`read_unread`] for every stream, [`crate::text`] for content). One
+/// linear pass: each stream keyword is searched for its `/Length` only back
+/// to the previous `endstream`, so no byte is looked at twice; indirect
+/// lengths take one more scan of the headers.
 pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<usize>> {
     let mut wrong = Vec::new();
     let mut streams = Ahead::new(b"stream");
     let mut ends = Ahead::new(b"endstream");
     let length = memmem::Finder::new(b"/Length");
+    // Indirect lengths: key, `N G` of the length object, `stream`, `endstream`.
+    let mut pending: Vec<(usize, (u32, u16), usize, usize)> = Vec::new();
     let mut i = 0;
     let mut steps = 0u32;
     while let Some(s) = streams.find(body, i) {
@@ -431,37 +441,60 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
             .count();
         let rest = &window[p + digits..];
         let after = rest.iter().take_while(|&&b| is_space(b)).count();
-        // `N G R`: an indirect length, which lopdf checks against the file.
-        if digits == 0 || digits > 12 || rest.get(after).is_some_and(u8::is_ascii_digit) {
+        if digits == 0 || digits > 12 {
+            continue;
+        }
+        // `N G R`: an indirect length, resolved below once all are known.
+        if rest.get(after).is_some_and(u8::is_ascii_digit) {
+            let mut words = Words {
+                body: window,
+                at: p,
+            };
+            if let (Some(number), Some(generation), Some(b"R")) =
+                (words.number(), words.number(), words.word())
+            {
+                if let (Ok(number), Ok(generation)) =
+                    (u32::try_from(number), u16::try_from(generation))
+                {
+                    pending.push((floor + key + 6, (number, generation), s, e));
+                }
+            }
             continue;
         }
         let Ok(n) = std::str::from_utf8(&window[p..p + digits]).map(|d| d.parse::<usize>()) else {
             continue;
         };
         let Ok(n) = n else { continue };
-        // As lopdf reads it: `stream`, spaces or tabs, an end of line.
-        let mut data = s + 6;
-        while body.get(data).is_some_and(|&b| b == b' ' || b == b'\t') {
-            data += 1;
+        match data_end(body, s, e, n) {
+            Fit::Right => {}
+            // Data that holds the word `endstream` (pdfium's bug_543018_2) is
+            // right when its length ends at a later one: read on from there.
+            Fit::Past(end) => i = end + 9,
+            Fit::Wrong => wrong.push(floor + key + 6),
         }
-        data += match body.get(data..data + 2) {
-            Some(b"\r\n") => 2,
-            _ if body.get(data).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
-            _ => 0,
-        };
-        let mut end = data.saturating_add(n);
-        end += match body.get(end..end.saturating_add(2)) {
-            Some(b"\r\n") => 2,
-            _ if body.get(end).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
-            _ => 0,
-        };
-        // Data that holds the word `endstream` (pdfium's bug_543018_2) is
-        // right when its length ends at a later one: read on from there.
-        if end > e && body.get(end..).is_some_and(|r| r.starts_with(b"endstream")) {
-            i = end + 9;
-        } else if end != e {
-            wrong.push(floor + key + 6);
+    }
+    if !pending.is_empty() {
+        let values = length_values(body, &pending, cancelled)?;
+        let mut inside = Vec::new();
+        for &(h, id, s, e) in &pending {
+            let Some(&n) = values.get(&id) else { continue };
+            match data_end(body, s, e, n) {
+                Fit::Right => {}
+                Fit::Past(end) => inside.push((s, end)),
+                Fit::Wrong => wrong.push(h),
+            }
         }
+        // A key found in the data of a stream whose length runs past an
+        // `endstream` in it is that data's, not a dictionary's.
+        // Both in file order, so one pass over each.
+        wrong.sort_unstable();
+        let mut j = 0;
+        wrong.retain(|&h| {
+            while inside.get(j).is_some_and(|&(_, end)| end <= h) {
+                j += 1;
+            }
+            inside.get(j).is_none_or(|&(s, _)| s >= h)
+        });
     }
     Ok(wrong)
 }
@@ -518,6 +551,125 @@ pub fn stream_line_junk(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec
         }
     }
     Ok(junk)
+}
+
+/// Fills each stream lopdf left unread (its `/Length` missing, renamed by
+/// [`wrong_lengths`], or pointing nowhere) with its data from `raw` (the
+/// file from `%PDF-`, as lopdf counts its offsets) up to its `endstream`,
+/// less the end of line before it: a font's ToUnicode CMap or a form read
+/// so, not only a page's content. A stream whose data would run into the
+/// next unread one's, or past `max` bytes, is left as it is; so each byte
+/// is searched and copied at most once.
+pub fn read_unread(
+    doc: &mut lopdf::Document,
+    raw: &[u8],
+    max: usize,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<()> {
+    let mut unread: Vec<(usize, lopdf::ObjectId)> = doc
+        .objects
+        .iter()
+        .filter_map(|(&id, o)| match o {
+            lopdf::Object::Stream(s) if s.content.is_empty() => s.start_position.map(|p| (p, id)),
+            _ => None,
+        })
+        .collect();
+    unread.sort_unstable();
+    let ends = memmem::Finder::new(b"endstream");
+    for (n, &(start, id)) in unread.iter().enumerate() {
+        if n % 256 == 255 && cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let next = unread.get(n + 1).map_or(raw.len(), |u| u.0);
+        let Some(hay) = raw.get(start..next.min(start.saturating_add(max)).min(raw.len())) else {
+            continue;
+        };
+        let Some(end) = ends.find(hay) else { continue };
+        let mut data = &hay[..end];
+        while let [head @ .., b'\r' | b'\n'] = data {
+            data = head;
+        }
+        if let Some(lopdf::Object::Stream(s)) = doc.objects.get_mut(&id) {
+            s.set_content(data.to_vec());
+        }
+    }
+    Ok(())
+}
+
+/// Where a stream's `/Length` of `n` puts its data's end, for the stream
+/// keyword at `s` whose first `endstream` is at `e`.
+enum Fit {
+    /// At `e`, after at most one end of line: the length is right.
+    Right,
+    /// At a later `endstream`: the data holds that word, the length is right.
+    Past(usize),
+    /// Anywhere else: read the data up to `endstream`, as poppler does.
+    Wrong,
+}
+
+fn data_end(body: &[u8], s: usize, e: usize, n: usize) -> Fit {
+    // As lopdf reads it: `stream`, spaces or tabs, an end of line.
+    let mut data = s + 6;
+    while body.get(data).is_some_and(|&b| b == b' ' || b == b'\t') {
+        data += 1;
+    }
+    data += match body.get(data..data + 2) {
+        Some(b"\r\n") => 2,
+        _ if body.get(data).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
+        _ => 0,
+    };
+    let mut end = data.saturating_add(n);
+    end += match body.get(end..end.saturating_add(2)) {
+        Some(b"\r\n") => 2,
+        _ if body.get(end).is_some_and(|&b| b == b'\n' || b == b'\r') => 1,
+        _ => 0,
+    };
+    if end == e {
+        Fit::Right
+    } else if end > e && body.get(end..).is_some_and(|r| r.starts_with(b"endstream")) {
+        Fit::Past(end)
+    } else {
+        Fit::Wrong
+    }
+}
+
+/// The values of the length objects `pending` points to, from each one's
+/// last `N G obj value endobj` in the file (as the rebuilt table keeps the
+/// last definition). One scan of the headers; an object not found there (in
+/// an object stream, or missing) is left to lopdf, which reads a missing
+/// length's data up to `endstream` too. A file with too many headers for
+/// the scan keeps its lengths as they are.
+fn length_values(
+    body: &[u8],
+    pending: &[(usize, (u32, u16), usize, usize)],
+    cancelled: &dyn Fn() -> bool,
+) -> Result<std::collections::HashMap<(u32, u16), usize>> {
+    let wanted: std::collections::HashSet<(u32, u16)> = pending.iter().map(|p| p.1).collect();
+    let found = match headers(body, cancelled) {
+        Ok(found) => found,
+        Err(Error::TooLarge(_)) => return Ok(Default::default()),
+        Err(e) => return Err(e),
+    };
+    let mut values = std::collections::HashMap::new();
+    for h in found {
+        if !wanted.contains(&(h.number, h.generation)) {
+            continue;
+        }
+        let mut words = Words { body, at: h.offset };
+        let value = (
+            words.number(),
+            words.number(),
+            words.word(),
+            words.number(),
+            words.word(),
+        );
+        if let (Some(_), Some(_), Some(b"obj"), Some(n), Some(b"endobj")) = value {
+            if let Ok(n) = usize::try_from(n) {
+                values.insert((h.number, h.generation), n);
+            }
+        }
+    }
+    Ok(values)
 }
 
 /// The header whose `obj` keyword is at `o`: `N G obj`, each part after
@@ -682,6 +834,17 @@ mod tests {
         let body = b"%PDF-1.4\n1 0 obj\n<< >>\nstream\nabc\n2 0 obj\n[]\nendobj\n";
         let found = headers(body, &never).unwrap();
         assert_eq!(found.len(), 2);
+    }
+
+    #[test]
+    fn judges_indirect_lengths_as_direct_ones() {
+        let body = b"%PDF-1.4\n1 0 obj\n<< /Length 2 0 R >>\nstream\nabc\nPage 2\nendstream\nendobj\n\
+                     2 0 obj 3 endobj\n3 0 obj\n<< /Length 4 0 R >>\nstream\nabc\nendstream\nendobj\n\
+                     4 0 obj\n3\nendobj\n5 0 obj\n<< /Length 9 0 R >>\nstream\nabc\nendstream\nendobj\n";
+        // Object 1's right length leaves junk before its endstream; object 3's
+        // is right; object 9 is missing (left to lopdf).
+        let first = memmem::find(body, b"/Length").unwrap() + 6;
+        assert_eq!(wrong_lengths(body, &never), Ok(vec![first]));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 require_relative 'pdf_recovery_fixtures'
 require_relative 'pdf_structure_fixtures'
+require_relative 'pdf_stream_end_fixtures'
 require_relative 'aes128_pdf'
 
 # Damaged cross-reference sections, encryption without an /ID, and every
@@ -9,6 +10,7 @@ require_relative 'aes128_pdf'
 RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   include PdfRecoveryFixtures
   include PdfStructureFixtures
+  include PdfStreamEndFixtures
 
   def convert(bytes, name = 'doc.pdf')
     described_class.call(RubyLLM::FileStore::Converters::Input.new(content: bytes, filename: name,
@@ -58,6 +60,18 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
 
     it 'reads content streams whose /Length misses their endstream, up to the endstream' do
       expect(convert(pdf_with_wrong_lengths(*two_pages))).to eq(both_read)
+    end
+
+    [false, true].each do |indirect|
+      it "reads a content stream whose right #{indirect ? 'indirect' : 'direct'} /Length is followed by junk " \
+         'before its endstream' do
+        expect(convert(pdf_with_junk_before_endstream("Junk follows\nthe data.", indirect:)))
+          .to eq("## Page 1\n\nJunk follows\nthe data.\n")
+      end
+    end
+
+    it 'reads a ToUnicode CMap whose data runs into its endstream with no end of line before it' do
+      expect(convert(pdf_with_cmap_without_eol_before_endstream('HELLO'))).to eq("## Page 1\n\nhello\n")
     end
 
     it 'reads a content stream whose right /Length holds the word endstream in its data' do
