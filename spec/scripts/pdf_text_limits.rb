@@ -26,12 +26,15 @@ CASES = {
   },
   # One Tj of 10 M codes, each mapped to 8 letters (80 MB), squeezed along
   # x by the CTM so that all of it lies on the page (glyphs off the page are
-  # not read), its codes cycling through 256 texts so that none is taken for
-  # a glyph drawn again on itself.
+  # not read), its codes cycling through 256 texts, each 0.6 em wide, so
+  # that none is taken for a glyph drawn again on itself (a glyph of no
+  # width drawn where the same text lies is one).
   'huge_show' => lambda {
     codes = (0..255).map { |c| format('%02X', c) }.join * (10_000_000 / 256)
-    pdf_with_to_unicode(bfrange_cmap(["<00> <FF> <#{'0041' * 8}>"]),
-                        content: "0.0000001 0 0 1 72 0 cm BT /F1 12 Tf 0 720 Td <#{codes}> Tj ET\n")
+    font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 0 /LastChar 255 ' \
+           "/Widths [#{'600 ' * 256}] /ToUnicode 6 0 R >>"
+    cmap = pdf_stream(bfrange_cmap(["<00> <FF> <#{'0041' * 8}>"]), deflate: true)
+    text_pdf("0.000005 0 0 1 72 0 cm BT /F1 12 Tf 0 720 Td <#{codes}> Tj ET\n", font:, extra: [cmap], deflate: true)
   },
   # One Tj of 60 M codes, each the letter A drawn with no width: every
   # glyph but the first falls on the first and is dropped, so no text grows.

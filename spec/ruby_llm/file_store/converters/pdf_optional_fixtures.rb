@@ -61,6 +61,7 @@ module PdfOptionalFixtures
 
   # A stamp at height +low+ in group +group+, its appearance object +appearance+.
   def stamp(low, group, appearance)
-    "<< /Type /Annot /Subtype /Stamp /Rect [72 #{low} 272 #{low + 20}] /OC #{group} 0 R /AP << /N #{appearance} 0 R >> >>"
+    "<< /Type /Annot /Subtype /Stamp /Rect [72 #{low} 272 #{low + 20}] /OC #{group} 0 R " \
+      "/AP << /N #{appearance} 0 R >> >>"
   end
 end
