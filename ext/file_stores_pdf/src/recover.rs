@@ -243,10 +243,7 @@ pub fn headers(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<Header>>
         }
         if let Some(s) = streams.find(body, i).filter(|&s| s < o) {
             i = s + 6;
-            let keyword = (s < 3 || &body[s - 3..s] != b"end")
-                && !body.get(s + 6).is_some_and(|&b| is_regular(b))
-                && (s == 0 || !is_regular(body[s - 1]));
-            if keyword {
+            if stream_keyword(body, s) {
                 // Data runs to its `endstream`; a stream with none (a cut
                 // file) is not skipped, so the objects after it are found.
                 if let Some(e) = ends.find(body, s + 6) {
@@ -406,10 +403,7 @@ pub fn wrong_lengths(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec<us
         }
         let from = i;
         i = s + 6;
-        let keyword = (s < 3 || &body[s - 3..s] != b"end")
-            && !body.get(s + 6).is_some_and(|&b| is_regular(b))
-            && (s == 0 || !is_regular(body[s - 1]));
-        if !keyword {
+        if !stream_keyword(body, s) {
             continue;
         }
         let Some(e) = ends.find(body, s + 6) else {
@@ -522,10 +516,7 @@ pub fn stream_line_junk(body: &[u8], cancelled: &dyn Fn() -> bool) -> Result<Vec
         }
         let from = i;
         i = s + 6;
-        let keyword = (s < 3 || &body[s - 3..s] != b"end")
-            && !body.get(s + 6).is_some_and(|&b| is_regular(b))
-            && (s == 0 || !is_regular(body[s - 1]));
-        if !keyword {
+        if !stream_keyword(body, s) {
             continue;
         }
         // After a dictionary only, so a `stream` word in a comment or some
@@ -670,6 +661,14 @@ fn length_values(
         }
     }
     Ok(values)
+}
+
+/// Whether the `stream` found at `s` is the keyword: a word of its own,
+/// not the end of `endstream`.
+fn stream_keyword(body: &[u8], s: usize) -> bool {
+    (s < 3 || &body[s - 3..s] != b"end")
+        && !body.get(s + 6).is_some_and(|&b| is_regular(b))
+        && (s == 0 || !is_regular(body[s - 1]))
 }
 
 /// The header whose `obj` keyword is at `o`: `N G obj`, each part after
