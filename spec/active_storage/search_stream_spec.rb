@@ -77,7 +77,8 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'search of a big blob as it do
     allow(RubyLLM::FileStores::Native::TextSearch).to receive(:start).and_wrap_original do |start, *args|
       start.call(*args).tap { |search| searches << search }
     end
-    allow_any_instance_of(Aws::S3::Client).to receive(:get_object).and_wrap_original(&SearchStreamSpec.held_get(searches))
+    held = SearchStreamSpec.held_get(searches)
+    allow_any_instance_of(Aws::S3::Client).to receive(:get_object).and_wrap_original(&held)
   end
 
   if ActiveStorageSpecApp.s3?
