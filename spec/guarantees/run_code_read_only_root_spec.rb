@@ -15,8 +15,9 @@ require_relative 'staged_run_gate'
 # the mounts, and what cannot be laid out answers { error: }.
 #
 # As root the folder is a copy of spec/fixtures/read_only_docs made here
-# (root's own); bin/test-unprivileged hands the unprivileged run a root-owned
-# copy in RUBY_LLM_ROOT_OWNED_DOCS, which that user can read but not change.
+# (root's own); bin/test-unprivileged hands the unprivileged run root-owned
+# copies in RUBY_LLM_ROOT_OWNED: docs/, which that user can read but not
+# change, and locked/, whose docs/ (mode 0711) it cannot list.
 RSpec.describe 'Guarantee: run_code never changes a read-only folder, mounts or not', :native do
   include_context 'with code execution'
   include RunCodeHelper
@@ -27,9 +28,10 @@ RSpec.describe 'Guarantee: run_code never changes a read-only folder, mounts or 
       FileUtils.cp_r(fixture, File.join(@tmp, 'docs'))
       File.join(@tmp, 'docs')
     else
-      ENV.fetch('RUBY_LLM_ROOT_OWNED_DOCS') do
-        Prerequisites.missing(self, 'RUBY_LLM_ROOT_OWNED_DOCS is not set: run this as bin/test-unprivileged does')
+      root_owned = ENV.fetch('RUBY_LLM_ROOT_OWNED') do
+        Prerequisites.missing(self, 'RUBY_LLM_ROOT_OWNED is not set: run this as bin/test-unprivileged does')
       end
+      File.join(root_owned, 'docs')
     end
   end
   let(:out) { File.join(@tmp, 'out').tap { |dir| FileUtils.mkdir_p(dir) } }
@@ -113,21 +115,58 @@ RSpec.describe 'Guarantee: run_code never changes a read-only folder, mounts or 
     expect(state(docs)).to eq(before)
   end
 
-  it 'answers { error: } for a folder it cannot lay out, changing nothing', :aggregate_failures do
-    many = File.join(@tmp, 'many')
-    FileUtils.mkdir_p(many)
-    2_001.times { |i| File.write(File.join(many, "f#{i}.txt"), '') }
-    before = state(many)
-    wide = RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(many, read_only: true),
-                                          'out' => RubyLLM::NativeDir.new(out))
-    result = run_tool(shell_runner(wide), 'echo ran')
-    expect(result).to match(error: a_string_including('more than 2000 entries'))
-    expect(state(many)).to eq(before)
+  context 'with more entries than can be bound beside the mounts' do
+    let(:wide) do
+      File.join(@tmp, 'wide').tap do |dir|
+        FileUtils.cp_r(fixture, dir)
+        RubyLLM::FileStore::CodeExecution::ReadOnlyRoot::MAX_ENTRIES.times do |i|
+          File.write(File.join(dir, "f#{i}.txt"), '')
+        end
+      end
+    end
+    let(:wide_tree) do
+      RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(wide, read_only: true),
+                                     'out' => RubyLLM::NativeDir.new(out))
+    end
+
+    it 'stages the folder: the named files copied in, writes to out/ land, the folder unchanged', :aggregate_failures do
+      before = state(wide)
+      runner = shell_runner(wide_tree)
+      expect(runner.in_place?).to be(false)
+      result = runner.tool.call('language' => 'shell', 'files' => ['policy.md'],
+                                'code' => 'ls; cat policy.md > out/copy.md; echo mine > mine.md')
+      expect(result).to include(stdout: "out\npolicy.md\n", created: ['out/copy.md'],
+                                stderr: a_string_including('mine.md: Read-only file system'))
+      expect(File.read(File.join(out, 'copy.md'))).to eq("25 days\n")
+      expect(state(wide)).to eq(before)
+    end
+
+    it 'answers { error: } when the folder grew past it after the layout was chosen, changing nothing' do
+      allow(RubyLLM::FileStore::CodeExecution::ReadOnlyRoot).to receive(:fits?).and_return(true)
+      before = state(wide)
+      result = run_tool(shell_runner(wide_tree), 'echo ran')
+      expect([result, state(wide)]).to match([{ error: a_string_including('more than 256 entries') }, before])
+    end
   end
 
-  it 'runs as the app user over a folder of root it cannot change', :unprivileged do
-    expect([File.stat(docs).uid, File.writable?(docs)]).to eq([0, false])
-    result = run_tool(shell_runner(tree), 'cat policy.md; echo report > out/report.md')
-    expect(result).to include(stdout: "25 days\n", created: ['out/report.md'])
+  context 'as the app user, over folders of root', :unprivileged do
+    it 'runs over a read-only one it cannot change' do
+      expect([File.stat(docs).uid, File.writable?(docs)]).to eq([0, false])
+      result = run_tool(shell_runner(tree), 'cat policy.md; echo report > out/report.md')
+      expect(result).to include(stdout: "25 days\n", created: ['out/report.md'])
+    end
+
+    it 'answers { error: } where a mount point cannot be made, or a folder on the way cannot be read',
+       :aggregate_failures do
+      locked = File.join(File.dirname(docs), 'locked') # its docs/ of mode 0711: entered, not listed
+      expect(File.stat(File.join(locked, 'docs')).mode & 0o777).to eq(0o711)
+      writable = RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(docs), 'out' => RubyLLM::NativeDir.new(out))
+      unreadable = RubyLLM::FileStore::Mounts.new(RubyLLM::NativeDir.new(locked, read_only: true),
+                                                  'docs/out' => RubyLLM::NativeDir.new(out))
+      expect(run_tool(shell_runner(writable), 'echo ran'))
+        .to match(error: a_string_including('a mount point could not be made', 'Permission denied'))
+      expect(run_tool(shell_runner(unreadable), 'echo ran'))
+        .to match(error: a_string_including('its entries cannot be read', 'Permission denied'))
+    end
   end
 end

@@ -17,15 +17,23 @@ module RubyLLM
       # sees the folder as a read-only bind shows it, with the mounts at
       # their paths (see Bwrap#command).
       #
-      # Each entry is a bind mount and a few arguments of bubblewrap's
-      # command line: a folder with more than MAX_ENTRIES of them on the
-      # way to the mounts, or whose entries cannot be read, cannot be laid
-      # out, and the run is refused (the tool answers { error: }).
+      # Each entry is a bind mount, and bubblewrap (0.8) reads the whole
+      # mount table after each bind, so the sandbox's start grows with the
+      # square of the entries: 0.1 s more with 128, 0.4 s with 256, 3.7 s
+      # with 800. A folder with more than MAX_ENTRIES on the way to the
+      # mounts is not laid out so: the run stages it (fits?, Layout), as a
+      # store that is not a folder, the files the model names copied in.
+      # Where the folder cannot be laid out at the run (its entries cannot
+      # be read, or it grew past MAX_ENTRIES since the layout was chosen)
+      # the run is refused: the tool answers { error: }.
       module ReadOnlyRoot
-        MAX_ENTRIES = 2_000
+        MAX_ENTRIES = 256
         # Of the command line, well below the kernel's ARG_MAX (2 MB with
         # the usual 8 MB stack).
         MAX_BYTES = 512 * 1024
+
+        # A folder past MAX_ENTRIES or MAX_BYTES.
+        class TooWide < StandardError; end
 
         module_function
 
@@ -34,12 +42,29 @@ module RubyLLM
         # target, path in the folder] for '--ro-bind' and '--symlink', [op,
         # path] for '--dir'. Raises Tools::Refusal when it cannot be done.
         def steps(folder, insides)
+          layout(folder, insides)
+        rescue TooWide => e
+          raise Tools::Refusal, refusal(e.message)
+        rescue SystemCallError => e
+          raise Tools::Refusal, refusal("its entries cannot be read (#{e.message})")
+        end
+
+        # Whether +folder+ can be laid out around mount points at +insides+
+        # within MAX_ENTRIES: else a run stages it. A folder whose entries
+        # cannot be read is not staged either: the run says why (steps).
+        def fits?(folder, insides)
+          insides.empty? || layout(folder, insides).is_a?(Array)
+        rescue TooWide
+          false
+        rescue SystemCallError
+          true
+        end
+
+        def layout(folder, insides)
           steps = []
           lay_out(folder, '', tree(insides), steps)
           check_size(steps)
           steps
-        rescue SystemCallError => e
-          raise Tools::Refusal, refusal("its entries cannot be read (#{e.message})")
         end
 
         # The mount points as nested Hashes of names; a mount is :mount.
@@ -90,14 +115,13 @@ module RubyLLM
           steps << [*step, inside]
           return if steps.size <= MAX_ENTRIES
 
-          raise Tools::Refusal, refusal("it has more than #{MAX_ENTRIES} entries on the way to the mounts, each " \
-                                        'bound on its own')
+          raise TooWide, "it has more than #{MAX_ENTRIES} entries on the way to the mounts, each bound on its own"
         end
 
         def check_size(steps)
           return if steps.sum { |step| step.sum(&:bytesize) + 8 } <= MAX_BYTES
 
-          raise Tools::Refusal, refusal("its entries' names are too long to bind each on its own")
+          raise TooWide, "its entries' names are too long to bind each on its own"
         end
 
         def join(inside, name) = inside.empty? ? name : "#{inside}/#{name}"

@@ -80,10 +80,11 @@ module RubyLLM
 
         # A read-only store's own folder is bound read-only (Bwrap#command),
         # and gets no mount point: with mounts in it, the sandbox lays it out
-        # around them (ReadOnlyRoot). +binds+: a tree's mounts
+        # around them (ReadOnlyRoot); a staged copy of one is bound
+        # read-only too, but is the run's own. +binds+: a tree's mounts
         # (Mounts::Mount), bound after the runner's.
         def execute(lang, code_file, folder, tmp, binds: [], folder_read_only: folder_read_only?(folder))
-          mounts = Mounts.new(folder, @mounts + binds, links: !@sandboxed, make: !folder_read_only)
+          mounts = Mounts.new(folder, @mounts + binds, links: !@sandboxed, make: !read_only_own?(folder))
           begin
             bound = mounts.setup
             home_files(lang, tmp) unless @sandboxed
