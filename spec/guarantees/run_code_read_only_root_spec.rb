@@ -119,9 +119,8 @@ RSpec.describe 'Guarantee: run_code never changes a read-only folder, mounts or 
     let(:wide) do
       File.join(@tmp, 'wide').tap do |dir|
         FileUtils.cp_r(fixture, dir)
-        RubyLLM::FileStore::CodeExecution::ReadOnlyRoot::MAX_ENTRIES.times do |i|
-          File.write(File.join(dir, "f#{i}.txt"), '')
-        end
+        # With the fixture's two, past ReadOnlyRoot::MAX_ENTRIES (256).
+        256.times { |i| File.write(File.join(dir, "f#{i}.txt"), '') }
       end
     end
     let(:wide_tree) do

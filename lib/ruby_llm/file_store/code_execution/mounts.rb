@@ -62,8 +62,8 @@ module RubyLLM
           @active
         rescue SystemCallError => e
           raise Tools::Refusal, "run_code cannot run here: a mount point could not be made in the files' folder " \
-                                "(#{e.message}). Read the files with read_file and search_files instead, and tell " \
-                                'the user why run_code could not run.'
+                                "(#{ReadOnlyRoot.reason(e)}). Read the files with read_file and search_files " \
+                                'instead, and tell the user why run_code could not run.'
         end
 
         # The steps laying the folder out around the active mounts

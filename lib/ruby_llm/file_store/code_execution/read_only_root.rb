@@ -46,7 +46,7 @@ module RubyLLM
         rescue TooWide => e
           raise Tools::Refusal, refusal(e.message)
         rescue SystemCallError => e
-          raise Tools::Refusal, refusal("its entries cannot be read (#{e.message})")
+          raise Tools::Refusal, refusal("its entries cannot be read (#{reason(e)})")
         end
 
         # Whether +folder+ can be laid out around mount points at +insides+
@@ -123,6 +123,10 @@ module RubyLLM
 
           raise TooWide, "its entries' names are too long to bind each on its own"
         end
+
+        # A file system error's words without the host's path, which the
+        # model has no use for.
+        def reason(error) = SystemCallError.new(nil, error.errno).message
 
         def join(inside, name) = inside.empty? ? name : "#{inside}/#{name}"
 
