@@ -9,12 +9,16 @@ module RubyLLM
     # +content+, +filename+ and +mime_type+ (a RubyLLM::Attachment when
     # ruby_llm is loaded), and returns the text or nil to pass the file on.
     # A converter that answers +local?+ with true reads files on this machine
-    # for free, and runs as soon as a chat keeps a file.
+    # for free, and runs as soon as a chat keeps a file. The built-in ones
+    # (Office, PdfText, Text, OCR) are classes whose instances convert, and
+    # each class converts as a new instance would, so either may be
+    # registered (see Callable).
     #
     # Register converters by content type:
     #
     #   RubyLLM.configure do |config|
-    #     config.file_converters['application/pdf'] = [PdfText, RubyLLM::FileStore::Converters::OCR.new]
+    #     config.file_converters['application/pdf'] = [RubyLLM::FileStore::Converters::PdfText.new,
+    #                                                  RubyLLM::FileStore::Converters::OCR.new]
     #   end
     #
     # For a file, converters registered for its exact type run first, then
@@ -132,6 +136,7 @@ module RubyLLM
   end
 end
 
+require_relative 'converters/callable'
 require_relative 'converters/office'
 require_relative 'converters/pdf_text'
 require_relative 'converters/text'

@@ -10,6 +10,8 @@ module RubyLLM
       #   config.file_converters['application/pdf'] =
       #     RubyLLM::FileStore::Converters::OCR.new(model: 'mistral-ocr-latest')
       class OCR
+        extend Callable
+
         attr_reader :options
 
         # +options+ are passed to RubyLLM.ocr as they are (model:, provider:...).
@@ -29,6 +31,8 @@ module RubyLLM
           markdown_of(RubyLLM.ocr(file, **options))
         end
 
+        # False: each file read costs a request, so OCR runs when the model
+        # reads the file, never as soon as a chat keeps it.
         def local?
           false
         end

@@ -11,17 +11,18 @@ module RubyLLM
       # PowerPoint: a "## Slide N" heading per slide, its text, tables and
       # speaker notes. Raises ConversionError for a corrupt, encrypted or
       # unsafe file.
-      module Office
-        class << self
-          # The text of +file+ (content, filename, mime_type), or nil when it
-          # is not an Office file.
-          def call(file)
-            FileStores::Native.office_to_text(file.content.to_s, file.filename.to_s, file.mime_type.to_s)
-          end
+      class Office
+        extend Callable
 
-          def local?
-            true
-          end
+        # The text of +file+ (content, filename, mime_type), or nil when it
+        # is not an Office file.
+        def call(file)
+          FileStores::Native.office_to_text(file.content.to_s, file.filename.to_s, file.mime_type.to_s)
+        end
+
+        # True: it runs on this machine, for free, as soon as a chat keeps a file.
+        def local?
+          true
         end
       end
     end

@@ -8,17 +8,24 @@ module RubyLLM
       # only garbage (no page with enough word characters), so the next
       # converter, such as OCR, runs. Opt-in: register it for
       # 'application/pdf'. Raises ConversionError for a broken PDF, or one
-      # encrypted with a password other than the empty one.
-      module PdfText
-        class << self
-          # The text of +file+ (content, filename), or nil for a scan.
-          def call(file)
-            FileStores::Native.pdf_to_text(file.content.to_s, file.filename.to_s)
-          end
+      # encrypted with a password other than the empty one. +PdfText+ and
+      # +PdfText.new+ are the same converter:
+      #
+      #   config.file_converters['application/pdf'] = [
+      #     RubyLLM::FileStore::Converters::PdfText.new,
+      #     RubyLLM::FileStore::Converters::OCR.new(model: 'mistral-ocr-latest')
+      #   ]
+      class PdfText
+        extend Callable
 
-          def local?
-            true
-          end
+        # The text of +file+ (content, filename), or nil for a scan.
+        def call(file)
+          FileStores::Native.pdf_to_text(file.content.to_s, file.filename.to_s)
+        end
+
+        # True: it runs on this machine, for free, as soon as a chat keeps a file.
+        def local?
+          true
         end
       end
     end

@@ -4,17 +4,19 @@ module RubyLLM
   class FileStore
     module Converters
       # Reads a file as it is, for types that hold plain text without saying
-      # so (like application/x-subrip). Invalid UTF-8 is replaced; UTF-16
+      # so (like application/x-subrip). Register it as +Text+ or +Text.new+. Invalid UTF-8 is replaced; UTF-16
       # and UTF-32 with a byte-order mark are transcoded.
-      module Text
-        class << self
-          def call(file)
-            FileStores::Native.text_from_bytes(file.content.to_s.b)
-          end
+      class Text
+        extend Callable
 
-          def local?
-            true
-          end
+        # The text of +file+ (its content).
+        def call(file)
+          FileStores::Native.text_from_bytes(file.content.to_s.b)
+        end
+
+        # True: reading a file as it is costs nothing.
+        def local?
+          true
         end
       end
     end
