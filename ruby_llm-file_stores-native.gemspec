@@ -14,7 +14,8 @@ Gem::Specification.new do |spec|
   spec.metadata['rubygems_mfa_required'] = 'true'
 
   spec.files = Dir['lib/**/*.rb', 'sig/**/*.rbs', 'ext/**/*.{rs,rb,toml}', 'ext/file_stores_pdf/data/*', 'Cargo.toml',
-                   'Cargo.lock', 'README.md', 'docs/*.md', 'CHANGELOG.md', 'LICENSE'].reject { |f| f.include?('/target/') }
+                   'Cargo.lock', 'README.md', 'docs/*.md', 'CHANGELOG.md',
+                   'CONTRIBUTING.md', 'LICENSE'].reject { |f| f.include?('/target/') }
   spec.require_paths = ['lib']
   spec.extensions = ['ext/file_stores_native/extconf.rb']
 end

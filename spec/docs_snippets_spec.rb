@@ -32,13 +32,15 @@ RSpec.describe 'the documentation' do
   end
 
   DocsSnippets.documents.each do |doc|
-    it "#{doc} links only to files the gem ships" do
-      base = File.dirname(doc)
-      targets = DocsSnippets.relative_links(doc).map do |t|
-        File.expand_path(t, File.join('/', base)).delete_prefix('/')
+    it "#{doc} links only to files the gem ships, and to headings they have" do
+      links = DocsSnippets.relative_links(doc).map do |link|
+        target, anchor = link.split('#', 2)
+        target = target.empty? ? doc : File.expand_path(target, File.join('/', File.dirname(doc))).delete_prefix('/')
+        [link, target, anchor]
       end
-      expect(targets.reject { |t| File.exist?(File.join(DocsSnippets::ROOT, t)) }).to eq([]), 'links to missing files'
-      expect(targets.reject { |t| DocsSnippets.shipped.include?(t) }).to eq([]), 'links to files the gem does not ship'
+      expect(links.reject { |_, t, _| File.exist?(File.join(DocsSnippets::ROOT, t)) }.map(&:first)).to eq([])
+      expect(links.reject { |_, t, _| DocsSnippets.shipped.include?(t) }.map(&:first)).to eq([])
+      expect(links.select { |_, t, a| a && !DocsSnippets.anchors(t).include?(a) }.map(&:first)).to eq([])
     end
   end
 

@@ -40,11 +40,16 @@ module DocsSnippets
     lines.each_index.select { |i| lines[i].strip == '```ruby' }.map do |fence|
       finish = (fence + 1...lines.size).find { |i| lines[i].strip.start_with?('```') } || lines.size
       mark = mark_before(lines, fence)
-      indent = lines[fence][/\A */].size # a block inside a list item is indented as the item's text
-      code = lines[fence + 1...finish].map { |l| l.sub(/\A {0,#{indent}}/, '') }
-      Block.new(file: doc, line: fence + 2, code: "#{code.join("\n")}\n",
+      Block.new(file: doc, line: fence + 2, code: code_of(lines, fence, finish),
                 excerpt: mark[EXCERPT, :reason], same_as: mark[SAME_AS, :path])
     end
+  end
+
+  # The lines between the fences, without the indentation of the opening
+  # one (a block inside a list item is indented as the item's text).
+  def code_of(lines, fence, finish)
+    indent = lines[fence][/\A */].size
+    "#{lines[fence + 1...finish].map { |l| l.sub(/\A {0,#{indent}}/, '') }.join("\n")}\n"
   end
 
   # The line before +index+, blank lines aside, stripped.
@@ -64,11 +69,18 @@ module DocsSnippets
     end
   end
 
-  # The relative links ([text](target)) of +doc+, without their #anchors.
+  # The relative links ([text](target)) of +doc+, as written (anchors kept),
+  # outside code blocks and code spans.
   def relative_links(doc)
-    File.read(File.join(ROOT, doc)).scan(/\]\(([^)\s]+)\)/).flatten
-        .grep_v(%r{\A(?:[a-z]+:|#|//)}i)
-        .map { |target| target.sub(/#.*\z/, '') }.uniq
+    prose = File.read(File.join(ROOT, doc)).gsub(/^ *```.*?^ *```/m, '').gsub(/`[^`\n]*`/, '')
+    prose.scan(/\]\(([^)\s]+)\)/).flatten.grep_v(%r{\A(?:[a-z]+:|//)}i).uniq
+  end
+
+  # The anchors GitHub gives the headings of +doc+ (a path in the repository).
+  def anchors(doc)
+    File.read(File.join(ROOT, doc)).scan(/^#+ (.+)$/).flatten.map do |heading|
+      heading.downcase.delete('`').gsub(/[^\p{Word}\- ]/, '').tr(' ', '-')
+    end
   end
 
   # The files the gem ships, relative to the repository (the gemspec's list).
