@@ -15,16 +15,16 @@ require_relative '../ruby_llm/file_store/converters/pdf_fixtures'
 RSpec.describe 'The guide’s Rails example as an app (examples/rails_app)', :integration do
   include PdfFixtures
 
-  # The README's quick start shows the app's agent and job as they are.
+  # The README's quick start shows the app's agent and job as they are
+  # (spec/docs_snippets_spec.rb checks each block marked "same as" against its file).
   it "shows the app's ContractReviewer and ReviewJob in the README's quick start" do
-    readme = File.read(File.join(ExampleApp::ROOT, 'README.md'))
-    quick_start = readme[/^## Quick start\n(.*?)^## /m, 1]
-    %w[app/agents/contract_reviewer.rb app/jobs/review_job.rb].each do |file|
-      code = File.read(File.join(ExampleApp::SOURCE, file)).lines.drop(1).join # after its '# path' line
-      expect(quick_start).to include(code)
-    end
-    expect(quick_start.lines.size).to be <= 30
-    expect(quick_start).to include("with_file_store('tmp/work')", 'bin/rails g ruby_llm:file_store:install')
+    require_relative '../docs/snippets'
+    quick_start = File.read(File.join(ExampleApp::ROOT, 'README.md'))[/^## Quick start\n(.*?)^## /m, 1]
+    shown = DocsSnippets.blocks.select { |b| b.file == 'README.md' && quick_start.include?(b.code.lines.first.strip) }
+    expect(shown.map(&:same_as).compact).to eq(%w[examples/rails_app/app/agents/contract_reviewer.rb
+                                                  examples/rails_app/app/jobs/review_job.rb])
+    expect(quick_start).to include('bin/rails g ruby_llm:install', 'bin/rails g ruby_llm:file_store:install',
+                                   'require "active_storage/engine"', 'config/storage.yml')
   end
 
   RubyLLMSource.each_version(self) do

@@ -123,7 +123,7 @@ module RubyLLM
         end
 
         # bubblewrap is Linux only (it needs Linux namespaces); on macOS a
-        # sandbox would be Seatbelt's (see README), which this gem does not make.
+        # sandbox would be Seatbelt's (see docs/run-code.md), which this gem does not make.
         def missing_message
           unless RUBY_PLATFORM.include?('linux')
             return "run_code's sandbox needs bubblewrap, which runs only on Linux, and this is #{RUBY_PLATFORM}: " \
