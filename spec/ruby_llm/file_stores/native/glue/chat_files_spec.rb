@@ -49,12 +49,26 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::ChatFiles do
     expect(store.read_digest('chart.png')).to be_nil
   end
 
-  it 'makes files a tool returns lines at once, kept in the store' do
+  it 'keeps the files a tool returns in its message, and sends them as lines at once, one per file' do
+    png = -> { RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
+                                                         content: "\x89PNG\r\n\x1A\n".b) }
+    result = ['Here it is', png.call, png.call]
+    held = files.tool_result('fetch_chart', Object.new, result)
+    expect(held).to equal(result)
+    question = message.new(role: :user, content: 'Chart?', attachments: [])
+    answer = message.new(role: :tool, content: held.first, attachments: held.drop(1))
+    sent = files.view([question, answer], supported: ->(_) { true }, rebuild:).last
+    expect(sent.content).to eq("Here it is\n\nchart.png (image/png, 8 bytes) is in this chat's files.")
+    expect(sent.attachments).to eq([])
+    expect(answer.attachments.size).to eq(2)
+    expect(store.read('chart.png')).to eq("\x89PNG\r\n\x1A\n".b)
+  end
+
+  it 'refuses a mix of files and other values in a tool result, as ruby_llm does' do
     png = RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
                                                     content: "\x89PNG\r\n\x1A\n".b)
-    sent = files.tool_result('fetch_chart', Object.new, ['Here it is', png])
-    expect(sent).to eq("Here it is\n\nchart.png (image/png, 8 bytes) is in this chat's files.")
-    expect(store.read('chart.png')).to eq("\x89PNG\r\n\x1A\n".b)
+    expect { files.tool_result('fetch_chart', Object.new, ['Here', 42, png]) }
+      .to raise_error(ArgumentError, 'Tool results mixing attachments can only contain Strings and RubyLLM::Attachments')
   end
 
   it "leaves read_file's files as they are, known by their path for the lines later" do
