@@ -130,7 +130,9 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
 
     it 'says to save the chat first when with_file_store is given an unsaved record, on every line' do
       facts = with_server([]) do
-        [-> { LlmChat.new(**chat_options).with_file_store }, -> { LlmChat.new(**chat_options).with_file_store(:memory) }]
+        [-> { LlmChat.new(**chat_options).with_file_store }, lambda {
+                                                               LlmChat.new(**chat_options).with_file_store(:memory)
+                                                             }]
           .map do |call|
             call.call
             nil

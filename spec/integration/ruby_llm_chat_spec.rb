@@ -97,7 +97,7 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
         chat.ask 'Find the plans'
         result = chat.file_store.list.find { |file| file.path.start_with?('results/') }
         { requests: server.requests, path: result.path, saved: chat.file_store.read(result.path),
-          kept: chat.messages.select { |m| m.role == :tool }.map { |m| [text_of(m), attachments_of(m).map(&:filename)] },
+          kept: chat.messages.filter_map { |m| [text_of(m), attachments_of(m).map(&:filename)] if m.role == :tool },
           store: chat.file_store.list.map(&:path) }
       end
 

@@ -21,31 +21,6 @@ module RubyLLM
 
           attr_reader :setup
 
-          # How a chat's messages look to ChatFiles, for plain objects with
-          # role, content and attachments; an adapter answers the same for
-          # ruby_llm's (see Adapters).
-          module PlainMessages
-            module_function
-
-            def attachments(message) = message.attachments || []
-            def text(message) = message.content
-            def supported?(_attachment) = true
-            def shown(attachment) = attachment
-
-            # A tool's result as [text, files] when it holds files (Strings
-            # and files in an Array, or a file alone), else nil.
-            def tool_files(result)
-              return nil unless LongResults.file_like?(result) || LongResults.attachments?(result)
-
-              texts, files = Array(result).flatten.compact.partition { |part| part.is_a?(String) }
-              unless files.all? { |part| LongResults.file_like?(part) }
-                raise ArgumentError, 'Tool results mixing attachments can only contain Strings and RubyLLM::Attachments'
-              end
-
-              [texts.join("\n\n"), files]
-            end
-          end
-
           # +on_write+ is called with each StoredFile the conversation writes.
           # +shape+ reads messages: attachments, text, supported? and
           # rebuild (see Adapters::RubyLLM2).
@@ -92,9 +67,7 @@ module RubyLLM
 
           # Whether +attachment+ is a file a tool returned (other than
           # read_file), which the model sees as its line at once.
-          def returned_by_tool?(attachment)
-            @kept_lock.synchronize { @returned.key?(attachment) }
-          end
+          def returned_by_tool?(attachment) = @kept_lock.synchronize { @returned.key?(attachment) }
 
           # Keeps the attachments of +message+.
           def keep_message(message)
@@ -133,7 +106,8 @@ module RubyLLM
             return tool_content(remember_read(result, arguments)) if own_read_file?(tool)
 
             tool_limit = tool.class.respond_to?(:inline_limit) ? tool.class.inline_limit : nil
-            split = tool_files(result)
+            # As the shape's ruby_llm reads it (its ArgumentError for a mix it refuses).
+            split = (@shape.respond_to?(:tool_files) ? @shape : PlainMessages).tool_files(result)
             return tool_content(shape_text(tool_name, result, tool_limit)) unless split
 
             text, files = split
@@ -172,32 +146,11 @@ module RubyLLM
           end
 
           # The bytes of +attachment+: its content, or for a URL what a
-          # careful fetch gets (see UrlFetch), or a NotKept saying why not.
+          # careful fetch gets (see UrlAttachment), or a NotKept saying why not.
           def bytes_of(attachment)
-            url = attachment.respond_to?(:url?) && attachment.url? ? attachment.source.to_s : nil
-            return attachment.content unless url
-
-            # ruby_llm fetched it itself already (to tell its type, or to
-            # save a record's message): not again.
-            loaded = @shape.respond_to?(:loaded_content) ? @shape.loaded_content(attachment) : nil
-            return loaded if loaded.is_a?(String)
-
-            bytes = UrlFetch.new(**UrlSettings.current, max_bytes: url_cap).call(url)
-            # The provider sends these bytes where it needs bytes, rather
-            # than ruby_llm fetching the URL again unbounded.
-            @shape.preload(attachment, bytes) if @shape.respond_to?(:preload)
-            bytes
+            UrlAttachment.url(attachment) ? UrlAttachment.bytes(attachment, shape: @shape, store:) : attachment.content
           rescue UrlFetch::Refused => e
-            Native.logger.warn("RubyLLM::FileStores: #{url} not kept in the chat's files: #{e.message}")
             @kept_lock.synchronize { @reasons[e.message] ||= NotKept.new(e.message).freeze }
-          end
-
-          # The most bytes a URL is fetched for: the setting, or the store's
-          # own cap when that is lower.
-          def url_cap
-            cap = UrlSettings.current[:max_bytes]
-            own = store.respond_to?(:max_bytes) ? store.max_bytes : nil
-            own.is_a?(Integer) ? [cap, own].min : cap
           end
 
           # The attachment's type when it is a plain media type (an uploaded
@@ -236,12 +189,6 @@ module RubyLLM
             result
           rescue ArgumentError
             result
-          end
-
-          # +result+ as [text, files] when it holds files, as the shape's
-          # ruby_llm reads it (raising its ArgumentError for what it refuses).
-          def tool_files(result)
-            (@shape.respond_to?(:tool_files) ? @shape : PlainMessages).tool_files(result)
           end
 
           # A tool's files kept, and known as returned by a tool.

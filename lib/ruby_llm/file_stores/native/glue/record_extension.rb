@@ -114,32 +114,6 @@ module RubyLLM
                 RubyLLM::ActiveRecord::ChatFile.table_exists? && record.ruby_llm_chat_files.exists?
             end
 
-            # Raises RubyLLM::ConfigurationError, saying how to make it, when
-            # +store+ is an Active Storage store and the table of the chats'
-            # files is missing: with_file_store says so, not the first ask
-            # with an attachment (ActiveRecord::StatementInvalid).
-            def check_table!(store)
-              return if RubyLLM::FileStore.autoload?(:ActiveStorage) # not loaded: store is none
-              return unless store.is_a?(RubyLLM::FileStore::ActiveStorage)
-
-              model = RubyLLM::ActiveRecord::ChatFile
-              return if model.table_exists?
-
-              raise RubyLLM::ConfigurationError,
-                    "The table of the chats' files, #{model.table_name}, is missing: run " \
-                    'bin/rails g ruby_llm:file_store:install, then bin/rails db:migrate.'
-            end
-
-            # Raises ArgumentError for an unsaved +record+: its files belong
-            # to a saved chat, and ruby_llm builds an unsaved record's chat
-            # differently on each line (1.16: NoMethodError for model_id).
-            def check_saved!(record)
-              return if record.persisted?
-
-              raise ArgumentError, "with_file_store needs a saved chat: save it first (#{record.class.name}.create!(...) " \
-                                   'or chat.save!), so its files have a chat to belong to.'
-            end
-
             # Keeps the attachments of +message_record+ (a question ruby_llm
             # just saved, with its Active Storage attachments) in +chat+'s
             # store by their blobs, before ruby_llm adds the question to the
@@ -178,7 +152,7 @@ module RubyLLM
           # default_file_store). Returns the record, so calls chain.
           def with_file_store(store = Setup::DEFAULT, tools: FileStore::Tools::DEFAULT,
                               inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil)
-            RecordExtension.check_saved!(self) unless store.nil?
+            RecordChecks.saved!(self) unless store.nil?
             to_llm.with_file_store(store, tools:, inline_limit:, owner:, mounts:)
             self
           end

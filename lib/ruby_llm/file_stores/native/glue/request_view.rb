@@ -87,25 +87,30 @@ module RubyLLM
 
           def latest_question(message)
             texts = []
-            sent = @shape.attachments(message).reject do |attachment|
-              file = @kept.call(attachment)
-              unless file
-                texts << not_kept_line(attachment)
-                next false
-              end
-
-              if @supported.call(attachment)
-                @sent_text_files << file if Native.text_content_type?(file.content_type)
-                next false
-              end
-
-              texts << as_text(file)
+            sent = @shape.attachments(message).select do |attachment|
+              text, goes = latest_part(attachment)
+              texts << text if text
+              goes
             end
-            texts = texts.compact.uniq
+            texts = texts.uniq
             shown = @show ? sent.map { |attachment| @show.call(attachment) } : sent
             return message if texts.empty? && shown.zip(sent).all? { |a, b| a.equal?(b) }
 
             @rebuild.call(message, Lines.append(@shape.text(message), texts), shown)
+          end
+
+          # What the latest question sends for +attachment+: [a text or
+          # nil, whether the attachment itself goes]. A kept file the provider
+          # takes goes as it is; one it cannot take goes as its converted text
+          # or line instead; one not kept goes as it is, with the line saying
+          # why when there is one.
+          def latest_part(attachment)
+            file = @kept.call(attachment)
+            return [not_kept_line(attachment), true] unless file
+            return [as_text(file), false] unless @supported.call(attachment)
+
+            @sent_text_files << file if Native.text_content_type?(file.content_type)
+            [nil, true]
           end
 
           # The line for an attachment not kept, when the model is told why.

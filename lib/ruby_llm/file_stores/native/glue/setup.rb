@@ -47,7 +47,7 @@ module RubyLLM
                        else store
                        end
             if resolved.is_a?(RubyLLM::FileStore)
-              RecordExtension.check_table!(resolved)
+              RecordChecks.table!(resolved)
               return resolved
             end
 

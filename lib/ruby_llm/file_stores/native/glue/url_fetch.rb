@@ -18,10 +18,10 @@ module RubyLLM
         #   UrlFetch.new(max_bytes: 50 << 20, timeout: 30).call('https://example.com/clip.mp4')  # => bytes
         #
         # - http and https only, also after a redirect;
-        # - the host is resolved here, each address checked (no loopback,
-        #   private, shared, link-local (the cloud metadata services),
-        #   multicast or reserved address, nor an IPv6 address that carries
-        #   one), and the connection made to that very address, with the
+        # - the host is resolved here, each address checked (none of
+        #   BlockedAddresses: loopback, private, link-local where the cloud
+        #   metadata services answer, ...), and the connection made to that
+        #   very address, with the
         #   host's name in the Host header and TLS (SNI, certificate check);
         #   no proxy from the environment;
         # - redirects are followed here, at most MAX_REDIRECTS, each checked
@@ -42,52 +42,6 @@ module RubyLLM
 
           MAX_REDIRECTS = 5
 
-          # The addresses never connected to, and what each range is.
-          BLOCKED = [
-            ['0.0.0.0/8', 'an unspecified address'],
-            ['10.0.0.0/8', 'a private address'],
-            ['100.64.0.0/10', 'a shared (carrier-grade NAT) address'],
-            ['127.0.0.0/8', 'a loopback address'],
-            ['169.254.0.0/16', 'a link-local address, where cloud metadata services answer'],
-            ['172.16.0.0/12', 'a private address'],
-            ['192.0.0.0/24', 'a reserved address'],
-            ['192.168.0.0/16', 'a private address'],
-            ['198.18.0.0/15', 'a reserved address'],
-            ['224.0.0.0/4', 'a multicast address'],
-            ['240.0.0.0/4', 'a reserved address'],
-            ['::/128', 'an unspecified address'],
-            ['::1/128', 'a loopback address'],
-            ['fc00::/7', 'a private address'],
-            ['fec0::/10', 'a private address'],
-            ['fe80::/10', 'a link-local address'],
-            ['ff00::/8', 'a multicast address']
-          ].map { |range, kind| [IPAddr.new(range), kind].freeze }.freeze
-
-          # IPv6 ranges whose last 32 bits are an IPv4 address a connection
-          # reaches (mapped, NAT64, the old compatible form).
-          CARRYING_IPV4 = %w[::ffff:0:0/96 64:ff9b::/96 ::/96].map { |range| IPAddr.new(range) }.freeze
-          # 6to4: the IPv4 address in bits 16-47.
-          SIX_TO_FOUR = IPAddr.new('2002::/16')
-
-          # What +address+ (a String or IPAddr) is when the fetch refuses
-          # it ("a loopback address"), or nil.
-          def self.blocked(address)
-            ip = address.is_a?(IPAddr) ? address : IPAddr.new(address.to_s)
-            kind = BLOCKED.find { |range, _| range.family == ip.family && range.include?(ip) }&.last
-            return kind if kind || !ip.ipv6?
-
-            carried = carried_ipv4(ip)
-            carried && blocked(carried)
-          end
-
-          # The IPv4 address an IPv6 address carries, or nil.
-          def self.carried_ipv4(ip)
-            bits = if CARRYING_IPV4.any? { |range| range.include?(ip) } then ip.to_i & 0xffff_ffff
-                   elsif SIX_TO_FOUR.include?(ip) then (ip.to_i >> 80) & 0xffff_ffff
-                   end
-            bits && IPAddr.new(bits, Socket::AF_INET)
-          end
-
           def initialize(max_bytes:, timeout:, allowed_hosts: [])
             @max_bytes = max_bytes
             @timeout = timeout
@@ -100,7 +54,7 @@ module RubyLLM
           def call(url)
             @deadline = now + @timeout
             Timeout.timeout(@timeout) { follow(parse(url.to_s)) }
-          rescue Timeout::Error, Net::OpenTimeout, Net::ReadTimeout, Net::WriteTimeout
+          rescue Timeout::Error # Net::HTTP's own timeouts too
             raise Refused, "it took longer than #{@timeout} s to fetch"
           rescue Resolv::ResolvError, SocketError, SystemCallError, IOError, OpenSSL::SSL::SSLError,
                  Net::HTTPBadResponse, Net::ProtocolError, Zlib::Error => e
@@ -193,11 +147,13 @@ module RubyLLM
             raise Refused, "#{host} has no address" if addresses.empty?
 
             named = @allowed_names.include?(host.downcase)
-            chosen = addresses.find { |address| named || allowed_address?(address) || UrlFetch.blocked(address).nil? }
+            chosen = addresses.find do |address|
+              named || allowed_address?(address) || BlockedAddresses.kind(address).nil?
+            end
             return chosen if chosen
 
             first = addresses.first
-            raise Refused, "#{host == first ? host : "#{host} (#{first})"} is #{UrlFetch.blocked(first)}"
+            raise Refused, "#{host == first ? host : "#{host} (#{first})"} is #{BlockedAddresses.kind(first)}"
           end
 
           def allowed_address?(address)

@@ -50,8 +50,10 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::ChatFiles do
   end
 
   it 'keeps the files a tool returns in its message, and sends them as lines at once, one per file' do
-    png = -> { RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
-                                                         content: "\x89PNG\r\n\x1A\n".b) }
+    png = lambda {
+      RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
+                                                content: "\x89PNG\r\n\x1A\n".b)
+    }
     result = ['Here it is', png.call, png.call]
     held = files.tool_result('fetch_chart', Object.new, result)
     expect(held).to equal(result)
@@ -68,7 +70,8 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::ChatFiles do
     png = RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
                                                     content: "\x89PNG\r\n\x1A\n".b)
     expect { files.tool_result('fetch_chart', Object.new, ['Here', 42, png]) }
-      .to raise_error(ArgumentError, 'Tool results mixing attachments can only contain Strings and RubyLLM::Attachments')
+      .to raise_error(ArgumentError,
+                      'Tool results mixing attachments can only contain Strings and RubyLLM::Attachments')
   end
 
   it "leaves read_file's files as they are, known by their path for the lines later" do
