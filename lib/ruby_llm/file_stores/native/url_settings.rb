@@ -55,10 +55,10 @@ module RubyLLM
 
         def attachment_url_allowed_hosts=(hosts)
           list = Array(hosts)
-          bad = list.find { |host| !(host.is_a?(String) || host.is_a?(IPAddr)) || host.to_s.strip.empty? }
-          unless bad.nil?
+          bad = list.reject { |host| (host.is_a?(String) || host.is_a?(IPAddr)) && !host.to_s.strip.empty? }
+          unless bad.empty?
             raise ArgumentError, 'attachment_url_allowed_hosts takes host names, addresses and ranges ' \
-                                 "(\"wiki.intranet\", \"10.1.0.0/16\"), not #{bad.inspect}"
+                                 "(\"wiki.intranet\", \"10.1.0.0/16\"), not #{bad.first.inspect}"
           end
 
           @attachment_url_allowed_hosts = list.map { |host| host.is_a?(IPAddr) ? host : host.dup.freeze }.freeze

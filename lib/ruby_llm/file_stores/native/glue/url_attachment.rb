@@ -19,9 +19,12 @@ module RubyLLM
             attachment.respond_to?(:url?) && attachment.url? ? attachment.source.to_s : nil
           end
 
-          # The bytes of +attachment+, a URL one. Raises UrlFetch::Refused
-          # (logged) saying why they could not be had.
+          # The bytes of +attachment+, a URL one; nil for a read-only store,
+          # which keeps nothing, so nothing is fetched for it. Raises
+          # UrlFetch::Refused (logged) saying why they could not be had.
           def bytes(attachment, shape:, store:)
+            return nil if store.respond_to?(:read_only?) && store.read_only?
+
             loaded = shape.respond_to?(:loaded_content) ? shape.loaded_content(attachment) : nil
             return loaded if loaded.is_a?(String)
 
