@@ -11,6 +11,7 @@ require_relative 'native/version'
 require_relative 'native/errors'
 require_relative 'native/extension'
 require_relative 'native/converter_settings'
+require_relative 'native/url_settings'
 require_relative 'native/configuration'
 require_relative 'native/text_cache'
 require_relative '../stored_file'
@@ -107,17 +108,20 @@ module RubyLLM
       end
       private_class_method :install_chat!
 
-      # Adds the setting to ruby_llm's Configuration when ruby_llm is loaded,
+      # Adds the settings to ruby_llm's Configuration when ruby_llm is loaded,
       # or provides RubyLLM.configure and RubyLLM.config when it is not.
       # Safe to call again (after ruby_llm is required later).
       #
       # The stand-in keeps its object in an instance variable of its own, not
       # ruby_llm's @config: when ruby_llm is required later, its
       # RubyLLM.config must build its own Configuration, not return the
-      # stand-in. Converters registered before that move over to it.
+      # stand-in. Converters registered before that, and the URL settings
+      # made then, move over to it.
       def self.install_configuration!
         if defined?(RubyLLM::Configuration)
-          RubyLLM::Configuration.include(ConverterSettings) unless RubyLLM::Configuration.include?(ConverterSettings)
+          [ConverterSettings, UrlSettings].each do |settings|
+            RubyLLM::Configuration.include(settings) unless RubyLLM::Configuration.include?(settings)
+          end
           adopt_stand_in_settings
         elsif !RubyLLM.respond_to?(:config)
           RubyLLM.singleton_class.class_eval do
@@ -130,7 +134,8 @@ module RubyLLM
         end
       end
 
-      # Moves converters registered with the stand-in to ruby_llm's config.
+      # Moves converters registered with the stand-in, and the URL settings
+      # made there, to ruby_llm's config.
       def self.adopt_stand_in_settings
         return unless RubyLLM.instance_variable_defined?(:@file_stores_native_config)
 
@@ -138,6 +143,7 @@ module RubyLLM
         return unless stand_in && RubyLLM.respond_to?(:config) && !RubyLLM.config.equal?(stand_in)
 
         RubyLLM.config.file_converters = stand_in.file_converters.merge(RubyLLM.config.file_converters)
+        UrlSettings.copy(stand_in, RubyLLM.config)
       end
       private_class_method :adopt_stand_in_settings
 
