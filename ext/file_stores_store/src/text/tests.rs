@@ -194,3 +194,47 @@ fn the_decoder_counts_what_it_replaced() {
     assert_eq!(decoder.finish(), "\u{FFFD}");
     assert_eq!(decoder.replaced(), 3);
 }
+
+#[test]
+fn random_bytes_read_the_same_whole_chunked_and_through_the_reader() {
+    let cancel = Cancel::new();
+    let marks: [&[u8]; 6] = [
+        b"",
+        UTF8_BOM,
+        UTF16LE_BOM,
+        UTF16BE_BOM,
+        UTF32LE_BOM,
+        UTF32BE_BOM,
+    ];
+    let mut rng = fastrand::Rng::with_seed(41);
+    for _ in 0..3000 {
+        let mut bytes = marks[rng.usize(..marks.len())].to_vec();
+        // Bytes that make surrogates, NULs, line breaks and high code points likely.
+        let pool = [
+            0x00, 0x0A, 0x0D, 0xD8, 0xDC, 0xDF, 0x10, 0x11, 0xFF, 0xFE, b'a', 0xC3, 0xA9,
+        ];
+        bytes.extend((0..rng.usize(0..24)).map(|_| pool[rng.usize(..pool.len())]));
+        let whole = decode(&bytes, &cancel).unwrap();
+        let mut decoder = Decoder::new();
+        let mut chunked = Vec::new();
+        let first = bytes.len().min(4);
+        chunked.extend_from_slice(decoder.push(&bytes[..first]));
+        let mut at = first;
+        while at < bytes.len() {
+            let end = (at + rng.usize(1..6)).min(bytes.len());
+            chunked.extend_from_slice(decoder.push(&bytes[at..end]));
+            at = end;
+        }
+        chunked.extend_from_slice(decoder.finish().as_bytes());
+        assert_eq!(String::from_utf8_lossy(&chunked), whole, "{bytes:?}");
+        let read = read_all(
+            TextReader::new(Trickle(&bytes, rng.usize(1..6))),
+            rng.usize(1..9),
+        );
+        assert_eq!(String::from_utf8_lossy(&read), whole, "{bytes:?}");
+        // What an edit takes and writes back is the file again, byte for byte.
+        if let Ok(file) = Editable::of(&bytes, &cancel) {
+            assert_eq!(file.encoding.encode(file.text.to_vec()), bytes, "{bytes:?}");
+        }
+    }
+}
