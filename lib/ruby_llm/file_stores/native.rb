@@ -167,24 +167,6 @@ module RubyLLM
       # reads from its start (see IoContent.bytes).
       def self.content_bytes(content) = IoContent.bytes(content)
 
-      # Byte-order marks, longest first: UTF-32LE's starts as UTF-16LE's does.
-      BOMS = [["\xFF\xFE\x00\x00".b, Encoding::UTF_32LE], ["\x00\x00\xFE\xFF".b, Encoding::UTF_32BE],
-              ["\xFF\xFE".b, Encoding::UTF_16LE], ["\xFE\xFF".b, Encoding::UTF_16BE]].freeze
-      private_constant :BOMS
-
-      # Text from the bytes of a text file: UTF-16 or UTF-32 with a BOM
-      # transcoded, invalid UTF-8 replaced, a UTF-8 BOM dropped.
-      def self.text_from_bytes(bytes)
-        bom, encoding = BOMS.find { |mark, _| bytes.start_with?(mark) }
-        if bom
-          return bytes.byteslice(bom.bytesize..).force_encoding(encoding)
-                      .encode(Encoding::UTF_8, invalid: :replace, undef: :replace)
-        end
-        text = bytes.dup.force_encoding(Encoding::UTF_8)
-        text = text.scrub unless text.valid_encoding?
-        text.delete_prefix("\uFEFF")
-      end
-
       # Loads ruby_llm when it is installed; nothing when it is not.
       def self.load_ruby_llm
         require 'ruby_llm'
