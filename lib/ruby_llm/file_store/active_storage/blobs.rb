@@ -66,8 +66,10 @@ module RubyLLM
 
         def new_blob(path, content_type, line_index: nil)
           metadata = { identified: true, analyzed: true, MARK => true }
-          metadata[Streams::LINE_INDEX] = line_index if line_index
-          ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
+          blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
+          signed = line_index && LineIndex.signed(blob.key, line_index)
+          blob.metadata[Streams::LINE_INDEX] = signed if signed
+          blob
         end
 
         # Saves the row at +path+ with +blob+ attached; +uploaded+ says
