@@ -16,6 +16,7 @@ require_relative 'active_storage/row_memory'
 require_relative 'active_storage/search_texts'
 require_relative 'active_storage/batch_checks'
 require_relative 'active_storage/batch_rows'
+require_relative 'active_storage/batch_fallback'
 require_relative 'active_storage/batch_write'
 require_relative 'active_storage/moves'
 
@@ -65,6 +66,7 @@ module RubyLLM
       include SearchTexts
       include BatchChecks
       include BatchRows
+      include BatchFallback
       include BatchWrite
       include Moves
 
