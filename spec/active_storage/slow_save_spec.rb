@@ -54,4 +54,15 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'saving a staged run on a slow
     expect(tools_for(store).fetch('write_file').call('path' => 'after.txt', 'content' => "x\n"))
       .to start_with('Created after.txt')
   end
+
+  it 'names every file unsaved, saying the file store could not be reached, when S3 answers 500' do
+    runner = runner_for(store, python: false, shell: true, ruby: false, timeout:)
+    @proxy.fault(:error, methods: %w[PUT])
+    answer = runner.tool.call('language' => 'shell', 'code' => 'for i in 1 2 3; do echo "$i" > "out_$i.txt"; done')
+
+    text = answer.to_s
+    expect(text).to include('The file store could not be reached')
+    %w[out_1.txt out_2.txt out_3.txt].each { |path| expect(text).to include(path) }
+    expect([store.list, blob_count, stored_files]).to eq([[], 0, []])
+  end
 end
