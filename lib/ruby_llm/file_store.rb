@@ -31,9 +31,12 @@ module RubyLLM
         'own version with write_file; that leaves the shared file to the others.'
     end
 
-    # Every store's write raises the write event (FileStores::Native::WriteEvents).
+    # Every store's write raises the write event (FileStores::Native::WriteEvents),
+    # and every change of a read-only store is refused before it starts
+    # (FileStores::Native::ReadOnlyGuard).
     def self.inherited(subclass)
       super
+      subclass.prepend(FileStores::Native::ReadOnlyGuard)
       subclass.prepend(FileStores::Native::WriteEvents)
     end
   end

@@ -134,7 +134,6 @@ module RubyLLM
         return keep_blob(path, content, content_type:) if content.is_a?(::ActiveStorage::Blob)
 
         path = FileStore.path(path)
-        refuse_if_read_only(path)
         io, content_type, summary = take_content(path, content, content_type)
         begin
           blob = upload_io(path, io, content_type, summary)
@@ -150,7 +149,7 @@ module RubyLLM
       # the blob once, for its digest.
       def keep_blob(path, blob, content_type: nil)
         path = FileStore.path(path)
-        refuse_if_read_only(path)
+        refuse_if_read_only(path) # not a write: ReadOnlyGuard does not see it
         unless blob.is_a?(::ActiveStorage::Blob) && blob.persisted?
           raise ArgumentError, "keep_blob needs a saved ActiveStorage::Blob, not #{blob.inspect}"
         end
@@ -164,7 +163,6 @@ module RubyLLM
       # shared file (without an owner) is refused with ArgumentError.
       def delete(path)
         path = FileStore.path(path)
-        refuse_if_read_only(path)
         with_lock do
           row = row_at(path)
           if row.nil?
@@ -172,7 +170,7 @@ module RubyLLM
 
             next nil
           end
-          raise ArgumentError, FileStore.shared_file_message(path) if @owner && row.owner_id.nil?
+          raise ArgumentError, FileStore.shared_file_message(path) if shared_row?(row)
 
           RubyLLM::ActiveRecord::ChatFile.find(row.id).destroy!.stored_file
         end
@@ -182,7 +180,6 @@ module RubyLLM
       # theirs (the shared ones stay).
       def delete_folder(folder)
         folder = FileStore.path(folder)
-        refuse_if_read_only(folder)
         with_lock { in_folder(own_rows, folder).pluck(:path).sort.filter_map { |path| delete(path) } }
       end
 

@@ -59,6 +59,9 @@ use walk::{collect_needing_text, Walk, Walked};
 mod worker;
 use worker::{Lent, Spares, Worker};
 
+mod stream;
+pub use stream::Streamed;
+
 /// The longest pattern, in bytes, checked before it is compiled: a pattern
 /// of megabytes takes seconds and a gigabyte of memory just to be refused.
 pub const MAX_PATTERN_BYTES: usize = 16 << 10;
@@ -473,10 +476,48 @@ impl Search {
         })
     }
 
+    /// What collects one file's output lines into `lines`, within the caps.
+    fn collector<'a>(
+        &self,
+        matcher: &'a RegexMatcher,
+        path: &'a str,
+        lines: Lines,
+    ) -> Collector<'a> {
+        Collector {
+            matcher,
+            path,
+            files_only: self.opts.files_only,
+            max_matches: if self.opts.files_only {
+                Some(1)
+            } else {
+                self.opts.max_matches.map(|m| m + 1)
+            },
+            max_chars: self.opts.max_chars,
+            lines,
+            matches: 0,
+            chars: 0,
+            binary: false,
+            base: 0,
+            shown: 0,
+            own_breaks: false,
+        }
+    }
+
     /// A thread's searcher, and its own copy of the matcher (see
     /// `worker.rs`).
     fn worker(&self) -> Worker {
-        let searcher = SearcherBuilder::new()
+        Worker {
+            searcher: self.searcher().build(),
+            matcher: self.matcher.clone(),
+            buffer: Vec::new(),
+        }
+    }
+
+    /// How every file of this search is searched: line numbers, context,
+    /// binary files, the longest line held.
+    fn searcher(&self) -> SearcherBuilder {
+        let mut builder = SearcherBuilder::new();
+        builder
             .line_number(true)
             .before_context(if self.opts.files_only {
                 0
@@ -490,13 +531,8 @@ impl Search {
             })
             .binary_detection(BinaryDetection::quit(b'\0'))
             .heap_limit(Some(HEAP_LIMIT))
-            .memory_map(grep_searcher::MmapChoice::never())
-            .build();
-        Worker {
-            searcher,
-            matcher: self.matcher.clone(),
-            buffer: Vec::new(),
-        }
+            .memory_map(grep_searcher::MmapChoice::never());
+        builder
     }
 
     /// Searches one file with `worker`, formatting its output lines into
@@ -513,28 +549,13 @@ impl Search {
         if cancel.is_cancelled() || self.past_deadline() {
             return Outcome::Interrupted;
         }
-        let per_file = self.opts.max_matches.map(|m| m + 1);
         let Worker {
             searcher,
             matcher,
             buffer,
         } = worker;
         let matcher = &*matcher;
-        let mut sink = Collector {
-            matcher,
-            path,
-            files_only: self.opts.files_only,
-            max_matches: if self.opts.files_only {
-                Some(1)
-            } else {
-                per_file
-            },
-            max_chars: self.opts.max_chars,
-            lines,
-            matches: 0,
-            chars: 0,
-            binary: false,
-        };
+        let mut sink = self.collector(matcher, path, lines);
         let result = match source {
             Source::NoText => return Outcome::NoText,
             Source::Text(text) => {
@@ -700,9 +721,35 @@ struct Collector<'a> {
     matches: usize,
     chars: usize,
     binary: bool,
+    /// Added to the searcher's line numbers: the lines before the slice it
+    /// searches (a streamed file's later part; 0 otherwise).
+    base: u64,
+    /// The last line put in `lines`: a streamed file searches its last
+    /// lines again, as context for the next part, and leaves out those shown.
+    shown: u64,
+    /// Whether `--` goes where the line numbers have a gap (a streamed
+    /// file, searched part by part) rather than where the searcher says.
+    own_breaks: bool,
 }
 
 impl Collector<'_> {
+    /// Adds line `number`, after a `--` when this collector places them
+    /// and the line does not follow the last one shown.
+    fn push(&mut self, number: u64, is_match: bool, line: &[u8]) {
+        if self.own_breaks && self.shown > 0 && number > self.shown + 1 {
+            self.lines.push_break();
+        }
+        let separator = if is_match { ':' } else { '-' };
+        let matcher = self.matcher;
+        let written = self
+            .lines
+            .push(self.path, separator, number, is_match, |out| {
+                push_line(out, matcher, line)
+            });
+        self.chars += written + 16;
+        self.shown = number;
+    }
+
     fn full(&self) -> bool {
         self.max_matches.is_some_and(|m| self.matches >= m)
     }
@@ -718,42 +765,38 @@ impl Sink for Collector<'_> {
     type Error = io::Error;
 
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> io::Result<bool> {
+        let number = self.base + m.line_number().unwrap_or(0);
+        if number <= self.shown {
+            return Ok(true);
+        }
         if !self.files_only && self.over_budget() {
             self.lines.cut = true;
             return Ok(false);
         }
         self.matches += 1;
         if self.files_only {
+            self.shown = number;
             return Ok(false);
         }
-        let (matcher, line) = (self.matcher, m.bytes());
-        let written = self
-            .lines
-            .push(self.path, ':', m.line_number().unwrap_or(0), true, |out| {
-                push_line(out, matcher, line)
-            });
-        self.chars += written + 16;
+        self.push(number, true, m.bytes());
         Ok(!self.full())
     }
 
     fn context(&mut self, _: &Searcher, c: &SinkContext<'_>) -> io::Result<bool> {
+        let number = self.base + c.line_number().unwrap_or(0);
         // Past the budget a context line is left out; the next match, if
         // any, stops the file as cut.
-        if self.over_budget() {
+        if number <= self.shown || self.over_budget() {
             return Ok(true);
         }
-        let (matcher, line) = (self.matcher, c.bytes());
-        let written = self
-            .lines
-            .push(self.path, '-', c.line_number().unwrap_or(0), false, |out| {
-                push_line(out, matcher, line)
-            });
-        self.chars += written + 16;
+        self.push(number, false, c.bytes());
         Ok(true)
     }
 
     fn context_break(&mut self, _: &Searcher) -> io::Result<bool> {
-        self.lines.push_break();
+        if !self.own_breaks {
+            self.lines.push_break();
+        }
         Ok(true)
     }
 
