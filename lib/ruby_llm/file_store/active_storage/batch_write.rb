@@ -25,8 +25,6 @@ module RubyLLM
         # file the storage service fails to take is named unsaved with the
         # service's error (see Tools::ServiceError).
         def write_many(paths, deadline: nil, &content)
-          return read_only_refusal(paths) if read_only? && paths.any?
-
           saved = []
           unsaved = []
           error = nil
@@ -47,12 +45,6 @@ module RubyLLM
         end
 
         private
-
-        # What write_many on a read-only store answers: nothing saved, every
-        # path unsaved, and why.
-        def read_only_refusal(paths)
-          [[], paths.dup, FileStore::ReadOnlyError.new(FileStore.path(paths.first)).message]
-        end
 
         # Takes the next batch off +pending+: [[path, bytes]...] and
         # {path => why} for those whose content could not be read. A file
