@@ -28,7 +28,8 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'saving many files' do
     next Prerequisites.missing(self, "no sandbox here: #{problem}") if problem
 
     store.write('data/in.csv', "a,b\n")
-    runner = runner_for(store, python: false, ruby: false, shell: true, timeout: 60)
+    # A limit far past the save's time on a loaded machine: this is about batches, not the deadline.
+    runner = runner_for(store, python: false, ruby: false, shell: true, timeout: 600)
     code = 'mkdir -p out && for i in $(seq 1 2000); do echo "row $i" > out/f$i.txt; done; echo "c,d" >> data/in.csv'
     count, result = statements { runner.run(language: 'shell', code:, files: ['data']) }
     expect(result.unsaved_files).to eq([])
@@ -40,14 +41,33 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'saving many files' do
     expect([ActiveStorage::Blob.count, ActiveStorage::Attachment.count, stored_files.size]).to eq([2_001] * 3)
   end
 
-  it 'names the files left when the deadline passed as unsaved, with the reason, after the first batch' do
+  # Issue #38, 5: the deadline is looked at before each file's upload (the
+  # old build saved a first batch of 500 whatever the time).
+  it 'starts no file once the deadline passed, naming every one as unsaved, with the reason' do
     paths = (1..1_200).map { |n| "out/f#{n}.txt" }
     past = Process.clock_gettime(Process::CLOCK_MONOTONIC) - 1
     saved, unsaved, error = store.write_many(paths, deadline: past) { |path| "#{path}\n" }
-    expect(saved.map(&:path)).to eq(paths.first(500))
-    expect(unsaved).to eq(paths.drop(500))
+    expect(saved).to eq([])
+    expect(unsaved).to eq(paths)
     expect(error).to include('time limit ran out')
-    expect(store.list.map(&:path)).to match_array(paths.first(500))
+    expect([store.list, ActiveStorage::Blob.count, stored_files]).to eq([[], 0, []])
+  end
+
+  it 'stops uploading when the deadline passes during a batch, saving the files sent before it' do
+    paths = (1..1_200).map { |n| "out/f#{n}.txt" }
+    # Room for reading the batch and two uploads; the third lasts past it.
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 5
+    uploads = 0
+    allow(ActiveStorage::Blob.service).to receive(:upload).and_wrap_original do |upload, *args, **options|
+      uploads += 1
+      sleep(0.01) while uploads == 3 && Process.clock_gettime(Process::CLOCK_MONOTONIC) <= deadline
+      upload.call(*args, **options)
+    end
+    saved, unsaved, error = store.write_many(paths, deadline:) { |path| "#{path}\n" }
+    expect(saved.map(&:path)).to eq(paths.first(3))
+    expect(unsaved).to eq(paths.drop(3))
+    expect(error).to include('time limit ran out')
+    expect([ActiveStorage::Blob.count, stored_files.size]).to eq([3, 3])
   end
 
   it 'refuses, as write does, a file where a folder is, inside a file, or past max_bytes, and saves the rest' do

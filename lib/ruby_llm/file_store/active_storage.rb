@@ -8,6 +8,7 @@ require_relative 'active_storage/chat_lock'
 require_relative 'active_storage/rows'
 require_relative 'active_storage/pending_blobs'
 require_relative 'active_storage/blobs'
+require_relative 'active_storage/line_index'
 require_relative 'active_storage/streams'
 require_relative 'active_storage/intake'
 require_relative 'active_storage/streamed_writes'
@@ -15,6 +16,7 @@ require_relative 'active_storage/row_memory'
 require_relative 'active_storage/search_texts'
 require_relative 'active_storage/batch_checks'
 require_relative 'active_storage/batch_rows'
+require_relative 'active_storage/batch_fallback'
 require_relative 'active_storage/batch_write'
 require_relative 'active_storage/moves'
 
@@ -64,6 +66,7 @@ module RubyLLM
       include SearchTexts
       include BatchChecks
       include BatchRows
+      include BatchFallback
       include BatchWrite
       include Moves
 

@@ -3,6 +3,7 @@
 require 'set'
 require_relative 'search'
 require_relative 'tools/refusal'
+require_relative 'tools/service_error'
 require_relative 'tools/database_error'
 require_relative 'tools/behaviour'
 require_relative 'tools/list_files'

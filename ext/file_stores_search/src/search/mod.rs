@@ -14,9 +14,11 @@
 //! - It never converts a file. Files with a NUL byte (binary, as ripgrep
 //!   sniffs), and files whose format has no text until a converter reads it
 //!   (PDF, Office, images) and for which the caller has no extracted text,
-//!   are skipped and named at the end. UTF-16 with a BOM is transcoded;
-//!   invalid UTF-8 is searched as it is and shown with replacement
-//!   characters.
+//!   are skipped and named at the end. A file's text is read_file's (see
+//!   `file_stores_store::text`, read through its `TextReader`): a byte
+//!   order mark dropped, UTF-16 and UTF-32 with one transcoded (the NUL
+//!   looked for is then a NUL character); invalid UTF-8 is searched as it
+//!   is and shown with replacement characters.
 //! - A file under 1 MB (`WHOLE_FILE_LIMIT`) is read whole, in one system call;
 //!   larger ones are read in buffers, so memory stays flat in file size,
 //!   and a single line longer than [`HEAP_LIMIT`] is reported instead.
@@ -43,6 +45,7 @@ use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, ErrorKind, Result};
 use file_stores_store::content_type;
 use file_stores_store::fsutil::{open_folder, open_regular, read_small};
+use file_stores_store::text::{Encoding, TextReader};
 
 mod report;
 pub use report::Report;
@@ -530,6 +533,8 @@ impl Search {
                 self.opts.context
             })
             .binary_detection(BinaryDetection::quit(b'\0'))
+            // The text is decoded by `TextReader`, not by the searcher.
+            .bom_sniffing(false)
             .heap_limit(Some(HEAP_LIMIT))
             .memory_map(grep_searcher::MmapChoice::never());
         builder
@@ -568,7 +573,7 @@ impl Search {
                     halted,
                     deadline: self.opts.deadline,
                 };
-                searcher.search_reader(matcher, reader, &mut sink)
+                searcher.search_reader(matcher, TextReader::new(reader), &mut sink)
             }
             Source::Disk(dir, name) | Source::Claimed(dir, name) => {
                 let claimed = matches!(source, Source::Claimed(..));
@@ -600,7 +605,7 @@ impl Search {
                                 halted,
                                 deadline: self.opts.deadline,
                             };
-                            searcher.search_reader(matcher, reader, &mut sink)
+                            searcher.search_reader(matcher, TextReader::new(reader), &mut sink)
                         }
                     }
                     // Gone since listed; the buffer goes back unused.
@@ -635,9 +640,9 @@ impl Search {
     /// buffers, as a file on disk is: a slice is sniffed in its first
     /// buffer only (as ripgrep does with a memory map), a reader in every
     /// buffer, so this way a text is binary, or not, whether it is searched
-    /// on disk or in memory, and whatever its size. UTF-16 with a BOM is
-    /// transcoded through a reader too; that reader stops when the search
-    /// is interrupted.
+    /// on disk or in memory, and whatever its size. UTF-16 and UTF-32 with a
+    /// BOM are transcoded through a reader too; that reader stops when the
+    /// search is interrupted. A UTF-8 BOM is not searched.
     fn search_bytes(
         &self,
         searcher: &mut Searcher,
@@ -647,17 +652,17 @@ impl Search {
         cancel: &Cancel,
         halted: &AtomicBool,
     ) -> io::Result<()> {
-        let utf16 = bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff");
-        if utf16 || bytes.len() > SNIFFED {
+        let encoding = Encoding::of(bytes);
+        if encoding.is_wide() || bytes.len() > SNIFFED {
             let reader = Guarded {
                 inner: bytes,
                 cancel,
                 halted,
                 deadline: self.opts.deadline,
             };
-            return searcher.search_reader(matcher, reader, sink);
+            return searcher.search_reader(matcher, TextReader::new(reader), sink);
         }
-        searcher.search_slice(matcher, bytes, sink)
+        searcher.search_slice(matcher, &bytes[encoding.bom().len()..], sink)
     }
 }
 

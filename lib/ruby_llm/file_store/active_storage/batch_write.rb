@@ -19,24 +19,24 @@ module RubyLLM
         BATCH_FILES = 500
         BATCH_BYTES = 32 * 1024 * 1024
 
-        # See FileStore#write_many: in batches, each in one transaction.
+        # See FileStore#write_many: in batches, each in one transaction. The
+        # deadline is looked at before each file's upload: after it, no file
+        # is started, and the rest are named unsaved, as out of time. A
+        # file the storage service fails to take is named unsaved with the
+        # service's error (see Tools::ServiceError).
         def write_many(paths, deadline: nil, &content)
-          return read_only_refusal(paths) if read_only? && paths.any?
-
           saved = []
           unsaved = []
           error = nil
           pending = paths.dup
-          first = true
           until pending.empty?
-            if deadline && !first && Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+            if out_of_time?(deadline)
               unsaved.concat(pending)
               error ||= FileStores::Native::ManyWrites::OUT_OF_TIME
               break
             end
-            first = false
-            entries, refused = next_batch(pending, saved, &content)
-            done, failed, message = write_batch(entries)
+            entries, refused = next_batch(pending, saved, deadline, &content)
+            done, failed, message = write_batch(entries, deadline)
             saved.concat(done)
             unsaved.concat(refused.keys + failed)
             error ||= refused.values.first || message
@@ -46,22 +46,16 @@ module RubyLLM
 
         private
 
-        # What write_many on a read-only store answers: nothing saved, every
-        # path unsaved, and why.
-        def read_only_refusal(paths)
-          [[], paths.dup, FileStore::ReadOnlyError.new(FileStore.path(paths.first)).message]
-        end
-
         # Takes the next batch off +pending+: [[path, bytes]...] and
         # {path => why} for those whose content could not be read. A file
         # bigger than a batch holds, given as a File, is written on its own
         # from it, streamed, and goes in +alone+ (saved StoredFiles).
-        def next_batch(pending, alone)
+        def next_batch(pending, alone, deadline)
           entries = []
           refused = {}
           bytes_in_batch = 0
           while (path = pending.first) && entries.size < BATCH_FILES &&
-                (entries.empty? || bytes_in_batch < BATCH_BYTES)
+                (entries.empty? || bytes_in_batch < BATCH_BYTES) && !out_of_time?(deadline)
             pending.shift
             begin
               content = yield(path)
@@ -71,7 +65,7 @@ module RubyLLM
               entries << [FileStore.path(path), bytes]
               bytes_in_batch += bytes.bytesize
             rescue StandardError => e
-              refused[path] = e.message
+              refused[path] = unsaved_reason(e)
             end
           end
           [entries, refused]
@@ -83,42 +77,44 @@ module RubyLLM
           content.close if content.respond_to?(:close) && !content.is_a?(String)
         end
 
-        # [saved StoredFiles, unsaved paths, the first reason].
-        def write_batch(entries)
+        # [saved StoredFiles, unsaved paths, the first reason]. Files whose
+        # upload the deadline left unstarted are unsaved, as out of time; a
+        # batch the service failed is unsaved whole, its blobs gone.
+        def write_batch(entries, deadline)
           return [[], [], nil] if entries.empty?
 
-          files = prepared(entries)
-          begin
-            saved, refused = with_lock do
-              RubyLLM::ActiveRecord::ChatFile.transaction(requires_new: true) { save_batch(files) }
-            end
-          rescue StandardError
-            files.each { |file| discard(file[:blob]) }
-            return one_by_one(entries)
-          end
-          [saved, refused.keys, refused.values.first]
+          files = prepared(entries, deadline)
+          late = entries.drop(files.size).map(&:first)
+          saved, refused = save_prepared(files, entries.take(files.size), deadline)
+          late_error = FileStores::Native::ManyWrites::OUT_OF_TIME unless late.empty?
+          [saved, refused.keys + late, refused.values.first || late_error]
+        rescue StandardError => e
+          raise unless Tools::ServiceError.match?(e)
+
+          [[], entries.map(&:first), unsaved_reason(e)]
         end
 
-        # A batch the database refused: each file on its own.
-        def one_by_one(entries)
-          saved = []
-          unsaved = []
-          error = nil
-          entries.each do |path, bytes|
-            saved << write(path, bytes)
-          rescue StandardError => e
-            unsaved << path
-            error ||= e.message
+        # Saves the rows of the uploaded +files+ under the chat's lock:
+        # [saved StoredFiles, {path => why}].
+        def save_prepared(files, entries, deadline)
+          return [[], {}] if files.empty?
+
+          with_lock do
+            RubyLLM::ActiveRecord::ChatFile.transaction(requires_new: true) { save_batch(files) }
           end
-          [saved, unsaved, error]
+        rescue StandardError
+          files.each { |file| discard(file[:blob]) }
+          saved, unsaved, error = one_by_one(entries, deadline)
+          [saved, unsaved.to_h { |path| [path, error] }]
         end
 
         # What each file's row needs, with its blob saved and uploaded (the
         # batch's blob rows in one statement).
-        def prepared(entries)
+        def prepared(entries, deadline)
           types = entries.map { |path, bytes| FileStores::Native.content_type_for(path, bytes) }
-          blobs = upload_all(entries.zip(types).map { |(path, bytes), content_type| [path, bytes, content_type] })
-          entries.zip(types, blobs).map do |(path, bytes), content_type, blob|
+          blobs = upload_all(entries.zip(types).map { |(path, bytes), content_type| [path, bytes, content_type] },
+                             deadline:)
+          entries.take(blobs.size).zip(types, blobs).map do |(path, bytes), content_type, blob|
             { path:, blob:, blob_id: blob.id, content_type:, byte_size: bytes.bytesize,
               digest: FileStores::Native.sha256_hex(bytes), text: batch_text(content_type, bytes) }
           end

@@ -34,18 +34,22 @@ module RubyLLM
         # in one statement (see PendingBlobs), then their files uploaded.
         # Unfurl and upload_without_unfurling are the two halves of
         # ActiveStorage::Blob#upload (create_and_upload! calls them so).
-        def upload_all(entries)
+        # After +deadline+ (a Process::CLOCK_MONOTONIC time) no upload is
+        # started: the blobs of the entries before it are returned, the
+        # others' rows deleted (their files were never sent).
+        def upload_all(entries, deadline: nil)
+          sent = []
           ios = entries.map { |_path, bytes, _content_type| StringIO.new(bytes) }
           blobs = entries.zip(ios).map do |(path, _bytes, content_type), io|
-            blob = new_blob(path, content_type)
-            blob.unfurl(io, identify: false)
-            blob
+            new_blob(path, content_type).tap { |blob| blob.unfurl(io, identify: false) }
           end
           saved = save_pending(blobs)
-          saved.zip(ios).each { |blob, io| blob.upload_without_unfurling(io) }
-          saved
+          send_files(saved, ios, sent, deadline)
+          forget_unsent(saved.drop(sent.size))
+          sent
         rescue Exception # rubocop:disable Lint/RescueException -- an interrupt mid-upload must not leave a blob
-          saved&.each { |blob| discard(blob) }
+          sent.each { |blob| discard(blob) }
+          forget_unsent(saved.drop(sent.size)) if saved
           raise
         end
 
@@ -66,8 +70,10 @@ module RubyLLM
 
         def new_blob(path, content_type, line_index: nil)
           metadata = { identified: true, analyzed: true, MARK => true }
-          metadata[Streams::LINE_INDEX] = line_index if line_index
-          ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
+          blob = ::ActiveStorage::Blob.new(filename: File.basename(path), content_type:, metadata:)
+          signed = line_index && LineIndex.signed(blob.key, line_index)
+          blob.metadata[Streams::LINE_INDEX] = signed if signed
+          blob
         end
 
         # Saves the row at +path+ with +blob+ attached; +uploaded+ says
@@ -118,10 +124,7 @@ module RubyLLM
         # service, and its row when one is left that nothing is attached to.
         def discard(blob)
           blob.service.delete(blob.key)
-          return unless blob.id
-
-          ::ActiveStorage::Blob.where(id: blob.id)
-                               .where.not(id: ::ActiveStorage::Attachment.select(:blob_id)).delete_all
+          delete_unattached([blob.id]) if blob.id
         rescue StandardError => e
           ::ActiveRecord::Base.logger&.error('RubyLLM::FileStore::ActiveStorage could not delete blob ' \
                                              "#{blob.key}: #{e.class}: #{e.message}")

@@ -35,6 +35,39 @@ module RubyLLM
           blobs.map { |blob| saved.fetch(blob.key) }
         end
 
+        # Uploads each of +blobs+ from its IO, adding it to +sent+ first,
+        # until +deadline+ passes.
+        def send_files(blobs, ios, sent, deadline)
+          blobs.zip(ios).each do |blob, io|
+            break if out_of_time?(deadline)
+
+            sent << blob
+            blob.upload_without_unfurling(io)
+          end
+        end
+
+        # Whether +deadline+ (a Process::CLOCK_MONOTONIC time; nil: none) has passed.
+        def out_of_time?(deadline)
+          deadline && Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+        end
+
+        # Deletes the rows of saved +blobs+ whose files were never sent: no
+        # request to the service, which may be the one failing or slow.
+        def forget_unsent(blobs)
+          delete_unattached(blobs.map(&:id)) unless blobs.empty?
+        end
+
+        # Deletes the rows of the blobs of +ids+ that nothing is attached
+        # to, where save_pending saved them: on a connection of its own when
+        # they were committed there, since this transaction may yet roll back
+        # (a tool's write that failed raises through the lock's transaction).
+        def delete_unattached(ids)
+          delete = lambda do
+            ::ActiveStorage::Blob.where(id: ids).where.not(id: ::ActiveStorage::Attachment.select(:blob_id)).delete_all
+          end
+          aside? ? aside(&delete) : waiting(&delete)
+        end
+
         # Whether the rows must commit on a connection of their own: the
         # store's lock is the outermost transaction on the blobs' database.
         def aside?

@@ -17,7 +17,8 @@ module RubyLLM
         GC_EVERY = 32 * 1024 * 1024
 
         # The key of the line index in the metadata of a blob the store
-        # uploaded: { "lines" => [...], "offsets" => [...], "total" => n }.
+        # uploaded: { "lines" => [...], "offsets" => [...], "total" => n,
+        # "signature" => ... }, believed only as LineIndex says.
         LINE_INDEX = 'ruby_llm_line_index'
 
         # See RubyLLM::FileStore#read_lines. From the row's text when it is
@@ -32,8 +33,8 @@ module RubyLLM
           return FileStores::Native.file_line_window(text, window) if text
 
           blob = blob_of(row)
-          index = blob.metadata[LINE_INDEX]
-          return indexed_window(blob, index, window, row.digest) if line_index?(index)
+          index = LineIndex.trusted(blob)
+          return indexed_window(blob, index, window, row.digest) if index
 
           streamed_window(blob, window, row.digest)
         end
@@ -71,11 +72,6 @@ module RubyLLM
         def blob_of(row)
           ::ActiveStorage::Attachment.find_by(record: row, name: 'file')&.blob ||
             raise(RubyLLM::FileNotFoundError, "#{row.path} has no file in Active Storage")
-        end
-
-        def line_index?(index)
-          index.is_a?(Hash) && index['lines'].is_a?(Array) && index['offsets'].is_a?(Array) &&
-            index['lines'].size == index['offsets'].size && index['total'].is_a?(Integer)
         end
 
         # The window from the indexed line start nearest before +offset+,
@@ -143,9 +139,10 @@ module RubyLLM
         end
 
         def keep_line_index(blob, index)
-          return unless index && blob.metadata[Blobs::MARK] && blob.byte_size > CHUNK
+          signed = LineIndex.signed(blob.key, index) if blob.metadata[Blobs::MARK] && blob.byte_size > CHUNK
+          return unless signed
 
-          blob.update_columns(metadata: blob.metadata.merge(LINE_INDEX => index))
+          blob.update_columns(metadata: blob.metadata.merge(LINE_INDEX => signed))
         rescue StandardError => e # an index is only a shortcut: the read stands without it
           ::ActiveRecord::Base.logger&.warn('RubyLLM::FileStore::ActiveStorage kept no line index for blob ' \
                                             "#{blob.key}: #{e.class}: #{e.message}")

@@ -14,9 +14,11 @@ module RubyLLM
 
         module_function
 
-        # Whether +error+ came from the database or the storage service.
+        # Whether +error+ came from the database or the storage service
+        # (Active Storage's own errors, and those of inside a service: see
+        # ServiceError).
         def match?(error)
-          kinds.any? { |kind| error.is_a?(kind) }
+          kinds.any? { |kind| error.is_a?(kind) } || ServiceError.match?(error)
         end
 
         # The message the model sees for +error+: what failed, the error's
@@ -24,6 +26,8 @@ module RubyLLM
         def message_for(error)
           detail = error.message.to_s.lines.first.to_s.strip
           detail = "#{detail[0, MAX_DETAIL]}..." if detail.length > MAX_DETAIL
+          return ServiceError.message_for(error, detail) if ServiceError.match?(error)
+
           hint = if detail.match?(/index row|too long|value too long|ProgramLimitExceeded/i)
                    'The path is too long for the database: use a shorter path.'
                  else
