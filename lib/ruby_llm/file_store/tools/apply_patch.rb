@@ -10,6 +10,7 @@ module RubyLLM
       # matching are native (FileStores::Native::Patch).
       module ApplyPatch
         include PatchWrites
+        include PatchPaths
 
         # Seconds the hunks of one call may take to find, over all its files
         # (from when it holds the store's lock); past them the call answers
@@ -60,6 +61,7 @@ module RubyLLM
           done = store.with_lock do
             refuse_read_only_store(parsed)
             steps = plan(parsed)
+            check_paths(steps)
             write_all(steps)
           end
           summary = done.join(', ')
@@ -120,33 +122,6 @@ module RubyLLM
           return outcome.content if outcome.applied?
 
           raise Refusal, PatchRefusal.message(outcome, path, hunks, budget.room)
-        end
-
-        # The store path for +raw+, refused when hidden or named twice.
-        def patch_path(raw, seen)
-          path = path_argument(raw)
-          if FileStores::Native.hidden_path?(path)
-            raise Refusal, "#{path} is hidden (a name in it starts with a dot): the file tools do not change " \
-                           'hidden files. Nothing was changed.'
-          end
-          if seen.key?(path)
-            raise Refusal, "#{path} appears twice in the patch: give all its changes in one *** Update File " \
-                           'section. Nothing was changed.'
-          end
-
-          seen[path] = true
-          path
-        end
-
-        # The file at +path+ when there is one, refused unless the model
-        # read it at this version, with read_file's words (+what+ names the
-        # patch's line for a folder).
-        def existing(path, what)
-          if store[path].nil? && (store.list(path).any? || mount_folder?(path))
-            raise Refusal, "*** #{what}: #{path} is a folder; the patch changes files. Nothing was changed."
-          end
-
-          check_read_before_change(path)
         end
       end
     end
