@@ -16,7 +16,7 @@
 //! the file keeps its final newline or its lack of one (Codex always ends
 //! the file with one).
 //!
-//! The file's lines are numbered once per level for all its hunks (see
+//! The file's lines are read once per level for all its hunks (see
 //! [`super::seek`]), and the work stops with [`HunkError::OutOfTime`] when
 //! the caller's deadline passes first.
 

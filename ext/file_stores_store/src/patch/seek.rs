@@ -11,18 +11,17 @@
 //! Codex compares the run with the file at every starting line, which is
 //! (file lines) x (hunk lines) comparisons: a hunk of 24,000 lines of `a`
 //! ending in a line the file lacks, over 48,000 lines of `a`, took a minute.
-//! Here each line is read once per level: [`LineIndex`] turns the file's
-//! lines, as that level sees them ([`key`]), into numbers (equal lines,
-//! equal numbers) the first time a level is needed, and keeps them for the
-//! file's later hunks; the run's lines get the same numbers, and the run is
-//! found with Knuth-Morris-Pratt over the numbers, which never looks at a
-//! file line twice for one start. So one search is linear in the lines
-//! searched plus the run, and finds every place, as the per-start scan did.
+//! Here a run is found with Knuth-Morris-Pratt over lines, which never goes
+//! back in the file: at most 2 x (file lines + run lines) comparisons of two
+//! lines, each stopping at their first difference (lengths first). Each line
+//! is read as a level sees it ([`key`]) once per file, when that level is
+//! first needed ([`LineIndex`], kept for the file's later hunks), so the
+//! comparisons do not trim or map a line again. It finds every place, as
+//! the per-start scan did, and the same first level wins.
 //!
 //! A search checks for cancel, and for its deadline, every 4,096 steps.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::time::Instant;
 
 use file_stores_base::cancel::Cancel;
@@ -151,19 +150,25 @@ fn as_ascii(c: char) -> char {
     }
 }
 
-/// A file's lines as numbers at one level: `ids[i]` is line `i`'s key's
-/// number in `numbers`.
-struct Numbered<'l> {
-    numbers: HashMap<Cow<'l, str>, u32>,
-    ids: Vec<u32>,
+/// A file's lines as one level reads them.
+enum Keys {
+    /// The lines themselves (the exact level).
+    Lines,
+    /// Each line's key as (bytes of the line skipped before it, its length):
+    /// a slice of the line (the whitespace levels).
+    Slices(Vec<(u32, u32)>),
+    /// Each line's key copied into `text`, ending at `ends[i]` (punctuation
+    /// read as ASCII, which may change the bytes).
+    Copied { text: String, ends: Vec<usize> },
 }
 
-/// The lines of one file, numbered per level on first use, for all the
-/// searches of its hunks. Memory: 4 bytes a line per level used, and each
-/// distinct line's key once (borrowed, except punctuation's copies).
+/// The lines of one file as each level reads them, made on first use and
+/// kept for all the searches of its hunks. Memory: none for the exact
+/// level, 8 bytes a line for each whitespace level, and a copy of the text
+/// and 8 bytes a line for the punctuation level.
 pub struct LineIndex<'l, L: Lines + ?Sized> {
     lines: &'l L,
-    levels: [Option<Numbered<'l>>; 4],
+    levels: [Option<Keys>; 4],
 }
 
 impl<'l, L: Lines + ?Sized> LineIndex<'l, L> {
@@ -178,26 +183,61 @@ impl<'l, L: Lines + ?Sized> LineIndex<'l, L> {
         self.lines
     }
 
-    /// The numbers at `level`, made on first use; `None` past the deadline
+    /// The keys at `level`, made on first use; `None` past the deadline
     /// (nothing is kept, so the next call starts over).
-    fn numbered(&mut self, level: Level, watch: &Watch) -> Result<Option<&Numbered<'l>>> {
+    fn keys(&mut self, level: Level, watch: &Watch) -> Result<Option<&Keys>> {
         let slot = level as usize;
         if self.levels[slot].is_none() {
             let lines = self.lines;
             let count = lines.count();
-            let mut numbers: HashMap<Cow<'l, str>, u32> = HashMap::new();
-            let mut ids = Vec::with_capacity(count);
-            for i in 0..count {
-                if watch.out_of_time_at(i)? {
-                    return Ok(None);
+            let keys = match level {
+                Level::Exact => Keys::Lines,
+                Level::TrailingSpace | Level::Spaces => {
+                    let mut spans = Vec::with_capacity(count);
+                    for i in 0..count {
+                        if watch.out_of_time_at(i)? {
+                            return Ok(None);
+                        }
+                        let line = lines.line(i);
+                        let key = key(level, line);
+                        let skipped = key.as_ptr() as usize - line.as_ptr() as usize;
+                        // A line is part of a content whose length fits a u32.
+                        spans.push((skipped as u32, key.len() as u32));
+                    }
+                    Keys::Slices(spans)
                 }
-                // At most u32::MAX lines: the content's length fits a u32.
-                let next = numbers.len() as u32;
-                ids.push(*numbers.entry(key(level, lines.line(i))).or_insert(next));
-            }
-            self.levels[slot] = Some(Numbered { numbers, ids });
+                Level::Punctuation => {
+                    let mut text = String::new();
+                    let mut ends = Vec::with_capacity(count);
+                    for i in 0..count {
+                        if watch.out_of_time_at(i)? {
+                            return Ok(None);
+                        }
+                        text.push_str(&key(level, lines.line(i)));
+                        ends.push(text.len());
+                    }
+                    Keys::Copied { text, ends }
+                }
+            };
+            self.levels[slot] = Some(keys);
         }
         Ok(self.levels[slot].as_ref())
+    }
+}
+
+/// Line `i`'s key in `keys`.
+fn key_at<'a, L: Lines + ?Sized>(lines: &'a L, keys: &'a Keys, i: usize) -> &'a str {
+    match keys {
+        Keys::Lines => lines.line(i),
+        Keys::Slices(spans) => {
+            let (skipped, len) = spans[i];
+            let start = skipped as usize;
+            &lines.line(i)[start..start + len as usize]
+        }
+        Keys::Copied { text, ends } => {
+            let start = if i == 0 { 0 } else { ends[i - 1] };
+            &text[start..ends[i]]
+        }
     }
 }
 
@@ -222,29 +262,21 @@ pub fn seek<L: Lines + ?Sized>(
         return Ok(Seek::Missing);
     }
     for level in LEVELS {
-        let Some(numbered) = index.numbered(level, watch)? else {
+        let lines = index.lines;
+        let Some(keys) = index.keys(level, watch)? else {
             return Ok(Seek::OutOfTime);
         };
-        // A line of the run that no line of the file has: not at this level.
-        let Some(want) = pattern
-            .iter()
-            .map(|line| numbered.numbers.get(&key(level, line)).copied())
-            .collect::<Option<Vec<u32>>>()
-        else {
-            continue;
-        };
+        let want: Vec<Cow<'_, str>> = pattern.iter().map(|line| key(level, line)).collect();
+        let file = |i: usize| key_at(lines, keys, i);
         let places = if end_of_file {
-            let here = numbered.ids[last..] == want[..];
+            let here = (0..want.len()).all(|k| file(last + k) == want[k]);
             Places {
                 first: here.then_some(last).into_iter().collect(),
                 count: usize::from(here),
             }
         } else {
-            match find_all(&numbered.ids[first..], &want, unique, watch)? {
-                Some(mut places) => {
-                    places.first.iter_mut().for_each(|at| *at += first);
-                    places
-                }
+            match find_all(first..count, &file, &want, unique, watch)? {
+                Some(places) => places,
                 None => return Ok(Seek::OutOfTime),
             }
         };
@@ -279,18 +311,28 @@ struct Places {
     count: usize,
 }
 
-/// Every place (overlapping ones too) where `want` is in `ids`, by
-/// Knuth-Morris-Pratt: at most 2 x (ids + want) steps. Without `all` it
-/// stops at the first. `None` past the deadline.
-fn find_all(ids: &[u32], want: &[u32], all: bool, watch: &Watch) -> Result<Option<Places>> {
+/// Every place (overlapping ones too) where `want` is in the file's keys
+/// at lines `range`, by Knuth-Morris-Pratt over lines: at most 2 x (lines +
+/// want) comparisons of two keys, each stopping at their first difference
+/// (their lengths first). Without `all` it stops at the first place. `None`
+/// past the deadline.
+fn find_all<'k>(
+    range: std::ops::Range<usize>,
+    file: &impl Fn(usize) -> &'k str,
+    want: &[Cow<'_, str>],
+    all: bool,
+    watch: &Watch,
+) -> Result<Option<Places>> {
     let mut places = Places {
         first: Vec::new(),
         count: 0,
     };
     if want.is_empty() {
         // Every start matches an empty run, as the per-start scan had it.
-        places.count = ids.len() + 1;
-        places.first = (0..places.count.min(NAMED_PLACES)).collect();
+        places.count = range.len() + 1;
+        places.first = (range.start..)
+            .take(places.count.min(NAMED_PLACES))
+            .collect();
         return Ok(Some(places));
     }
     // fallback[k]: the length of the longest proper prefix of want[..=k]
@@ -310,14 +352,15 @@ fn find_all(ids: &[u32], want: &[u32], all: bool, watch: &Watch) -> Result<Optio
         fallback[k] = matched;
     }
     matched = 0;
-    for (i, &id) in ids.iter().enumerate() {
-        if watch.out_of_time_at(i)? {
+    for (step, i) in range.enumerate() {
+        if watch.out_of_time_at(step)? {
             return Ok(None);
         }
-        while matched > 0 && id != want[matched] {
+        let line = file(i);
+        while matched > 0 && line != want[matched] {
             matched = fallback[matched - 1];
         }
-        if id == want[matched] {
+        if line == want[matched] {
             matched += 1;
         }
         if matched == want.len() {
