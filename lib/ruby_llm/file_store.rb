@@ -31,9 +31,26 @@ module RubyLLM
         'own version with write_file; that leaves the shared file to the others.'
     end
 
-    # Every store's write raises the write event (FileStores::Native::WriteEvents).
+    # The folder path of a store argument given as a String or Pathname
+    # (with_file_store, the agent's file_store, mounts:). A String that
+    # reads "memory" (or ":memory") is refused, naming :memory: it comes
+    # from a setting in YAML or ENV meant as the Symbol, and as a folder it
+    # would be made in the current directory. Pathname("memory") or
+    # "./memory" name that folder.
+    def self.folder_argument(value)
+      return value.to_s unless value.is_a?(String) && %w[memory :memory].include?(value.strip.downcase)
+
+      raise ArgumentError, "#{value.inspect} would be a folder named #{value.strip} in the current directory. For a " \
+                           "store in memory pass the Symbol :memory (from YAML or ENV: value == 'memory' ? :memory " \
+                           ": value); for a folder of that name pass './memory'."
+    end
+
+    # Every store's write raises the write event (FileStores::Native::WriteEvents),
+    # and every change of a read-only store is refused before it starts
+    # (FileStores::Native::ReadOnlyGuard).
     def self.inherited(subclass)
       super
+      subclass.prepend(FileStores::Native::ReadOnlyGuard)
       subclass.prepend(FileStores::Native::WriteEvents)
     end
   end

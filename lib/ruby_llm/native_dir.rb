@@ -105,7 +105,6 @@ module RubyLLM
     # raises, or a chunk past max_bytes, leaves the old file as it was.
     def write(path, content, content_type: nil) # rubocop:disable Lint/UnusedMethodArgument
       path = FileStore.path(path)
-      refuse_if_read_only(path)
       return write_chunks(path, content) if FileStores::Native::IoContent.chunked?(content)
 
       bytes = FileStores::Native.content_bytes(content)
@@ -114,29 +113,12 @@ module RubyLLM
 
     def delete(path)
       path = FileStore.path(path)
-      refuse_if_read_only(path)
       locking { @core.delete(path, lock_owner) }
     end
 
     def delete_folder(folder)
       folder = FileStore.path(folder)
-      refuse_if_read_only(folder)
       locking { @core.delete_folder(folder, lock_owner) }
-    end
-
-    # Moves the file or folder at +path+ to +new_path+ with one rename that
-    # never replaces (renameat2 RENAME_NOREPLACE; link and unlink where the
-    # system lacks it), never following a link; see FileStore#move.
-    def move(path, new_path)
-      path, new_path = FileStores::Native::CopyMove.paths(path, new_path)
-      refuse_if_read_only(path)
-      locking do
-        moved = @core.rename(path, new_path, lock_owner)
-        files = moved.is_a?(Array) ? moved : [moved]
-        olds = files.map { |file| "#{path}#{file.path.delete_prefix(new_path)}" }
-        FileStores::Native::CopyMove.move_reads(self, olds, files.map(&:path))
-        moved
-      end
     end
 
     # Runs the block holding the folder's lock, which other processes on the
@@ -180,6 +162,14 @@ module RubyLLM
     end
 
     private
+
+    # FileStore#move's step (see CopyMove): one rename that never replaces
+    # (renameat2 RENAME_NOREPLACE; link and unlink where the system lacks
+    # it), never following a link, of the file or the whole folder.
+    def move_entries(path, new_path, _moves)
+      moved = locking { @core.rename(path, new_path, lock_owner) }
+      moved.is_a?(Array) ? moved : [moved]
+    end
 
     def lock_owner = Fiber.current.object_id
 

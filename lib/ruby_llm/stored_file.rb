@@ -37,10 +37,13 @@ module RubyLLM
     end
 
     # The size for people and models: "812 bytes", "48 KB", "2.1 MB".
-    def human_size
-      return byte_size == 1 ? '1 byte' : "#{byte_size} bytes" if byte_size < 1024
+    def human_size = StoredFile.human_size(byte_size)
 
-      size = byte_size.to_f
+    # +bytes+ as human_size shows a file's size.
+    def self.human_size(bytes)
+      return bytes == 1 ? '1 byte' : "#{bytes} bytes" if bytes < 1024
+
+      size = bytes.to_f
       unit = UNITS.find do
         size /= 1024
         size < 1024

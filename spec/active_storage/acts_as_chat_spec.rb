@@ -128,6 +128,53 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
       expect(first[:paths]).to eq(['brief.txt'])
     end
 
+    it 'says to save the chat first when with_file_store is given an unsaved record, on every line' do
+      facts = with_server([]) do
+        [-> { LlmChat.new(**chat_options).with_file_store }, lambda {
+                                                               LlmChat.new(**chat_options).with_file_store(:memory)
+                                                             }]
+          .map do |call|
+            call.call
+            nil
+          rescue StandardError => e
+            [e.class.name, e.message]
+          end
+      end
+
+      expect(facts).to all(eq(['ArgumentError', 'with_file_store needs a saved chat: save it first ' \
+                                                '(LlmChat.create!(...) or chat.save!), so its files have a chat to ' \
+                                                'belong to.']))
+    end
+
+    it "names the generator and the migration when the table of the chats' files is missing, before any ask" do
+      facts = with_server([s.text('Never asked.')]) do |server|
+        outcomes = []
+        ActiveRecord::Base.transaction do # DDL rolls back on SQLite and PostgreSQL
+          ActiveRecord::Base.connection.drop_table(:ruby_llm_chat_files)
+          ActiveRecord::Base.connection.schema_cache.clear_data_source_cache!('ruby_llm_chat_files')
+          reviewer = Class.new(RubyLLM::Agent) do
+            chat_model LlmChat
+            model 'gpt-4.1-mini', **RubyLLMSource.chat_options
+            file_store
+          end
+          outcomes = [-> { create_chat.with_file_store }, -> { reviewer.create! }].map do |call|
+            call.call
+            nil
+          rescue StandardError => e
+            [e.class.name, e.message]
+          end
+          raise ActiveRecord::Rollback
+        end
+        ActiveRecord::Base.connection.schema_cache.clear_data_source_cache!('ruby_llm_chat_files')
+        { outcomes:, requests: server.requests.size }
+      end
+
+      expect(facts[:outcomes]).to all(eq(['RubyLLM::ConfigurationError',
+                                          "The table of the chats' files, ruby_llm_chat_files, is missing: run " \
+                                          'bin/rails g ruby_llm:file_store:install, then bin/rails db:migrate.']))
+      expect(facts[:requests]).to eq(0)
+    end
+
     it "gives an agent's records the agent's store on create! and find, and an owner's view with owner:" do
       facts = with_server([s.text('One.'), s.text('Two.')]) do |server|
         reviewer = Class.new(RubyLLM::Agent) do

@@ -70,7 +70,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'search' do
 
     def utf16(text) = "\xFF\xFE".b + text.encode('UTF-16LE').b
 
-    it 'streams it to a temporary file for the engine, and removes that file after' do
+    it 'streams it into the engine as it downloads, with no temporary file' do
       store.write('wide.txt', utf16("#{"lorem ipsum\n" * 100_000}the needle at the end\n"))
       expect(chat.ruby_llm_chat_files.pick(:text)).to be_nil
       before = left_temporary_files

@@ -10,6 +10,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage do
 
   it_behaves_like 'a file store'
   it_behaves_like 'a store with folders'
+  it_behaves_like 'a store with one text per file'
 
   it 'keeps one row per file in ruby_llm_chat_files, keyed on its own path column' do
     store.write('reports/2025/q3 draft.md', "# Q3\n")

@@ -17,7 +17,14 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
     # A message's attachments, in a child: ruby_llm 2.0 has Message#attachments,
     # 1.16 keeps them in its RubyLLM::Content.
     def attachments_of(message)
-      message.respond_to?(:attachments) ? message.attachments : message.content.attachments
+      return message.attachments if message.respond_to?(:attachments)
+
+      message.content.respond_to?(:attachments) ? message.content.attachments : []
+    end
+
+    # A message's text, in a child: 1.16 keeps it in its RubyLLM::Content too.
+    def text_of(message)
+      (message.content.respond_to?(:text) ? message.content.text : message.content).to_s
     end
 
     it 'sends the latest attachments in full and earlier ones as lines, keeping chat.messages as they were' do
@@ -90,7 +97,8 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
         chat.ask 'Find the plans'
         result = chat.file_store.list.find { |file| file.path.start_with?('results/') }
         { requests: server.requests, path: result.path, saved: chat.file_store.read(result.path),
-          kept: chat.messages.select { |m| m.role == :tool }.map(&:content), store: chat.file_store.list.map(&:path) }
+          kept: chat.messages.filter_map { |m| [text_of(m), attachments_of(m).map(&:filename)] if m.role == :tool },
+          store: chat.file_store.list.map(&:path) }
       end
 
       sent_result, sent_chart = tool_contents(facts[:requests].last)
@@ -100,7 +108,7 @@ RSpec.describe 'RubyLLM chats with file stores', :integration do
                                 "is shown. All of it is in #{facts[:path]}: read more with read_file, or search it " \
                                 'with search_files.]')
       expect(sent_chart).to eq("chart.png (image/png, 108 bytes) is in this chat's files.")
-      expect(facts[:kept]).to eq([sent_result, sent_chart])
+      expect(facts[:kept]).to eq([[sent_result, []], ['', ['chart.png']]])
       expect(facts[:store]).to contain_exactly('chart.png', facts[:path])
     end
 

@@ -15,6 +15,7 @@ RSpec.describe RubyLLM::NativeDir, :native do
   it_behaves_like 'a file store'
   it_behaves_like 'a store with folders'
   it_behaves_like 'a store that moves files'
+  it_behaves_like 'a store with one text per file'
 
   context 'with read_only: true' do
     it_behaves_like 'a read-only store' do

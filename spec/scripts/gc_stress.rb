@@ -73,8 +73,12 @@ Dir.mktmpdir('gc-stress') do |dir|
               max_matches: 100, max_chars: 20_000, timeout: 10.0 }
   text_search = native::TextSearch.start(request)
   text_search.feed({ 'x.md' => "a\nb\n", 'y.pdf' => nil })
+  text_search.stream_start('z.log')
+  ["a\nb", " streamed\nc\n", 'b last'].each { |chunk| text_search.stream_push(chunk) }
+  text_search.stream_finish
   check('text search', text_search.finish,
-        "x.md:2:b\nSkipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
+        "x.md:2:b\nz.log:2:b streamed\nz.log:4:b last\n" \
+        "Skipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
   # Frozen texts of their own buffer are searched in place, without a copy,
   # while other threads run: compacting meanwhile must not move them.
   texts = Array.new(130) { |i| [format('t%03d.md', i), "#{"x\n" * 20}b #{i}\n".freeze] }.to_h

@@ -72,6 +72,16 @@ RSpec.shared_examples 'a store that moves files' do
     expect(store.move('table.txt', 'table.csv').content_type).to eq('text/csv')
   end
 
+  # One rule on every store (FileStores::Native::CopyMove.moved_content_type):
+  # a text type given to write (a browser's text/plain for notes.md) gives way
+  # to the new name's, as a type the old name gave does; a folder on disk
+  # keeps no given type at all, and comes to the same.
+  it "gives a text file the new name's text type, whatever type write was given" do
+    store.write('a.md', "a,b\n", content_type: 'text/plain')
+    expect(store.move('a.md', 'b.csv').content_type).to eq('text/csv')
+    expect(store['b.csv'].content_type).to eq('text/csv')
+  end
+
   it 'announces the moved files as writes, at their new paths (after_file_write)' do
     store.write('a/x.md', 'x')
     store.write('a/y.md', 'y')

@@ -4,7 +4,7 @@
 
 use file_stores_search::{self as search, glob};
 use file_stores_store::edit::{self, Edit};
-use file_stores_store::{content_type, line_window, path};
+use file_stores_store::{content_type, line_window, path, text};
 use magnus::{
     function, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
 };
@@ -51,9 +51,12 @@ fn text_content_type(ruby: &Ruby, content_type: String) -> Result<bool, Error> {
 }
 
 /// Applies `edits` (`[{ old_text:, new_text:, replace_all: }, ...]`, in
-/// order) to `content`. Returns an [`EditOutcome`]: the new content and the
-/// counts, or the first edit that failed and why; nothing is raised for a
-/// failed edit, so the Ruby side words the message the model sees.
+/// order) to the text of a file whose bytes are `content`, and writes the
+/// result in the file's encoding (see `file_stores_store::text`). Returns an
+/// [`EditOutcome`]: the new content and the counts, or the first edit that
+/// failed and why; nothing is raised for a failed edit, so the Ruby side
+/// words the message the model sees. A UTF-16 or UTF-32 file that could not
+/// be written back as it was raises ConversionError.
 fn apply_edits(ruby: &Ruby, content: RString, edits: RArray) -> Result<EditOutcome, Error> {
     guarded(ruby, || {
         apply_edits_guarded(ruby, content, edits, edit::MAX_RESULT)
@@ -119,7 +122,7 @@ fn apply_edits_guarded(
         owned.push(edit);
     }
     let outcome = nogvl(ruby, |cancel| {
-        edit::apply_within(&content, &owned, max, cancel)
+        edit::apply_to_file(&content, &owned, max, cancel)
     })?;
     Ok(match outcome {
         Ok((bytes, counts)) => EditOutcome::applied(ruby.str_from_slice(&bytes), counts),
@@ -158,6 +161,18 @@ fn sha256_hex(ruby: &Ruby, bytes: RString) -> Result<String, Error> {
     nogvl(ruby, |_| {
         Ok(file_stores_store::dir_store::sha256_hex(&bytes))
     })
+}
+
+/// The text of a text file's `bytes` (see `file_stores_store::text`): a
+/// UTF-8 String, UTF-16 or UTF-32 with a byte order mark transcoded,
+/// invalid UTF-8 replaced, a UTF-8 mark dropped. Without the GVL,
+/// cancellable.
+fn text_from_bytes(ruby: &Ruby, bytes: RString) -> Result<RString, Error> {
+    // SAFETY: copied at once, before any Ruby code runs.
+    let bytes = unsafe { bytes.as_slice() }.to_vec();
+    let text = nogvl(ruby, |cancel| text::decode(&bytes, cancel))?;
+    drop(bytes);
+    guarded(ruby, || Ok(ruby.str_new(&text)))
 }
 
 /// A `RubyLLM::FileStore::LineWindow` of a text file's `bytes`, decoded as
@@ -211,6 +226,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("glob_filter", function!(glob_filter, 3))?;
     native.define_module_function("apply_edits", function!(apply_edits, 2))?;
     native.define_module_function("apply_edits_within", function!(apply_edits_within, 3))?;
+    native.define_module_function("text_from_bytes", function!(text_from_bytes, 1))?;
     native.define_module_function("file_line_window", function!(file_line_window, 2))?;
     native.define_module_function("text_line_window", function!(text_line_window, 2))?;
     #[cfg(feature = "test-hooks")]

@@ -1,6 +1,6 @@
 //! `RubyLLM::FileStores::Native::Patch`: a V4A patch parsed in Rust (see
 //! `file_stores_store::patch`), its files read by index, and each Update's
-//! hunks applied to a file's bytes without the GVL. Internal: the
+//! hunks applied to a file's text without the GVL. Internal: the
 //! apply_patch tool checks the files, words the failures and writes.
 
 use std::time::{Duration, Instant};
@@ -93,9 +93,12 @@ impl Patch {
         })
     }
 
-    /// Applies the hunks of the Update at `index` to `content`: a
-    /// [`PatchOutcome`], the new content at most `max` bytes, placing the
-    /// hunks for at most `seconds` (nil: no deadline; 0 or less: none left).
+    /// Applies the hunks of the Update at `index` to the text of a file
+    /// whose bytes are `content`: a [`PatchOutcome`], the new content in the
+    /// file's encoding, at most `max` bytes, placing the hunks for at most
+    /// `seconds` (nil: no deadline; 0 or less: none left). A UTF-16 or
+    /// UTF-32 file that could not be written back as it was raises
+    /// ConversionError.
     fn apply(
         ruby: &Ruby,
         rb_self: &Self,
@@ -117,7 +120,7 @@ impl Patch {
         let bytes = unsafe { content.as_slice() }.to_vec();
         let max = max.min(file_stores_store::edit::MAX_RESULT);
         let outcome = nogvl(ruby, |cancel| {
-            patch::apply(&bytes, hunks, max, deadline, cancel)
+            patch::apply_to_file(&bytes, hunks, max, deadline, cancel)
         })?;
         drop(bytes);
         guarded(ruby, || {

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::os::fd::BorrowedFd;
 
 use file_stores_search::glob::PathGlob;
-use file_stores_search::{Content, Report, Search};
+use file_stores_search::{Content, Report, Search, Streamed};
 use file_stores_store::path;
 use magnus::{
     function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
@@ -29,6 +29,8 @@ struct State {
     /// How many texts of the part being fed the report has taken, so that
     /// a call that nogvl starts again after an interrupt goes on from there.
     fed: usize,
+    /// The file being streamed in, between `stream_start` and `stream_finish`.
+    stream: Option<Streamed>,
 }
 
 #[magnus::wrap(
@@ -51,6 +53,7 @@ impl TextSearch {
             glob,
             report,
             fed: 0,
+            stream: None,
         })))
     }
 
@@ -58,6 +61,12 @@ impl TextSearch {
     /// once the search stopped. A File is searched from its start (a blob
     /// downloaded to a temporary file), whatever its offset.
     fn feed(ruby: &Ruby, rb_self: &Self, texts: RHash) -> Result<bool, Error> {
+        if rb_self.0.lock().stream.is_some() {
+            return Err(Error::new(
+                ruby.exception_runtime_error(),
+                "a file is being streamed: call stream_finish before feeding more",
+            ));
+        }
         guarded(ruby, || Self::feed_parts(ruby, rb_self, texts))
     }
 
@@ -111,6 +120,7 @@ impl TextSearch {
                     glob,
                     report,
                     fed,
+                    ..
                 } = &mut *state;
                 match report.as_mut() {
                     Some(report) => {
@@ -129,6 +139,78 @@ impl TextSearch {
         Ok(true)
     }
 
+    /// Starts searching the file at `path` from the chunks `stream_push`
+    /// hands in (a blob as it downloads), after the texts fed so far and
+    /// before those fed next.
+    fn stream_start(ruby: &Ruby, rb_self: &Self, path: String) -> Result<(), Error> {
+        let mut state = rb_self.0.lock();
+        if state.stream.is_some() {
+            return Err(Error::new(
+                ruby.exception_runtime_error(),
+                "a file is being streamed already: call stream_finish first",
+            ));
+        }
+        if state.report.is_none() {
+            return Err(finished(ruby));
+        }
+        let stream = state.search.stream(path, state.glob.as_ref());
+        state.stream = Some(stream);
+        Ok(())
+    }
+
+    /// Searches the lines `chunk` completes of the file being streamed
+    /// (copied, then searched without the GVL); false once the file takes
+    /// no more bytes (the deadline, a cap, its search over): stop the
+    /// download then, and call stream_finish.
+    fn stream_push(ruby: &Ruby, rb_self: &Self, chunk: RString) -> Result<bool, Error> {
+        // SAFETY: copied at once, before any Ruby code runs.
+        let bytes = unsafe { chunk.as_slice() }.to_vec();
+        // A chunk is searched whole (milliseconds): the work never looks at
+        // the cancel flag, so nogvl runs it once, and an interrupt stops
+        // the caller between two pushes.
+        nogvl(ruby, |_| {
+            let mut state = rb_self.0.lock();
+            let State {
+                search,
+                report,
+                stream,
+                ..
+            } = &mut *state;
+            Ok(match (stream.as_mut(), report.as_ref()) {
+                (Some(stream), Some(report)) => Some(stream.push(search, report, &bytes)),
+                _ => None,
+            })
+        })?
+        .ok_or_else(|| {
+            Error::new(
+                ruby.exception_runtime_error(),
+                "no file is being streamed: call stream_start first",
+            )
+        })
+    }
+
+    /// Ends the file being streamed and adds what was found in it; false
+    /// once the search stopped, as feed answers.
+    fn stream_finish(ruby: &Ruby, rb_self: &Self) -> Result<bool, Error> {
+        let Some(stream) = rb_self.0.lock().stream.take() else {
+            return Err(Error::new(
+                ruby.exception_runtime_error(),
+                "no file is being streamed: call stream_start first",
+            ));
+        };
+        // The stream moves into the work, which runs once (it never looks
+        // at the cancel flag): the cell hands it over on the first run.
+        let cell = Mutex::new(Some(stream));
+        nogvl(ruby, |_| {
+            let mut state = rb_self.0.lock();
+            let State { search, report, .. } = &mut *state;
+            Ok(match (cell.lock().take(), report.as_mut()) {
+                (Some(stream), Some(report)) => stream.finish(search, report),
+                _ => false,
+            })
+        })
+    }
+
     /// Whether the search is past its deadline (a store downloading a file
     /// for it stops then; the next feed reports the deadline).
     fn expired(rb_self: &Self) -> bool {
@@ -140,12 +222,13 @@ impl TextSearch {
         let report = rb_self.0.lock().report.take();
         match report {
             Some(report) => guarded(ruby, || Ok(report.finish())),
-            None => Err(Error::new(
-                ruby.exception_runtime_error(),
-                "this search has finished",
-            )),
+            None => Err(finished(ruby)),
         }
     }
+}
+
+fn finished(ruby: &Ruby) -> Error {
+    Error::new(ruby.exception_runtime_error(), "this search has finished")
 }
 
 /// A file of its own for the open IO `io` (a File or Tempfile), which the
@@ -198,6 +281,9 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_singleton_method("start", function!(TextSearch::start, 1))?;
     class.define_method("feed", method!(TextSearch::feed, 1))?;
     class.define_method("expired?", method!(TextSearch::expired, 0))?;
+    class.define_method("stream_start", method!(TextSearch::stream_start, 1))?;
+    class.define_method("stream_push", method!(TextSearch::stream_push, 1))?;
+    class.define_method("stream_finish", method!(TextSearch::stream_finish, 0))?;
     class.define_method("finish", method!(TextSearch::finish, 0))?;
     Ok(())
 }

@@ -14,5 +14,6 @@ pub mod glob;
 mod search;
 
 pub use search::{
-    compile, Content, Options, Report, Search, HEAP_LIMIT, MAX_LINE_CHARS, MAX_PATTERN_BYTES,
+    compile, Content, Options, Report, Search, Streamed, HEAP_LIMIT, MAX_LINE_CHARS,
+    MAX_PATTERN_BYTES,
 };

@@ -124,7 +124,7 @@ fn from_bare_name(base: &str) -> Option<&'static str> {
 }
 
 /// The content type of some leading bytes of a file, from its signature; text
-/// (UTF-8 without NUL, or UTF-16 with a BOM) is `text/plain`.
+/// (UTF-8 without NUL, or UTF-16 or UTF-32 with a BOM) is `text/plain`.
 pub fn sniff(head: &[u8]) -> &'static str {
     let starts = |sig: &[u8]| head.starts_with(sig);
     if starts(b"\x89PNG\r\n\x1a\n") {
@@ -155,14 +155,11 @@ pub fn sniff(head: &[u8]) -> &'static str {
     }
 }
 
-/// Whether leading bytes look like text: a UTF-16 or UTF-32 BOM (UTF-32LE's
-/// starts as UTF-16LE's does), or UTF-8 with no NUL (a character cut at the
+/// Whether leading bytes look like text: a UTF-16 or UTF-32 BOM (see
+/// [`crate::text::Encoding`]), or UTF-8 with no NUL (a character cut at the
 /// end of the sample is allowed).
 pub fn looks_like_text(head: &[u8]) -> bool {
-    if head.starts_with(b"\xff\xfe")
-        || head.starts_with(b"\xfe\xff")
-        || head.starts_with(b"\x00\x00\xfe\xff")
-    {
+    if crate::text::Encoding::of(head).is_wide() {
         return true;
     }
     if head.contains(&0) {

@@ -14,6 +14,11 @@
 //! U+FFFD: the model cannot tell them apart, so it is not left to chance
 //! which one it edits. Line breaks in `new` are written in the file's style:
 //! CRLF when most of its line breaks are CRLF, else LF.
+//!
+//! A file's bytes go through [`apply_to_file`]: the edits apply to its text
+//! as [`crate::text`] defines it (after a byte order mark; UTF-16 and UTF-32
+//! transcoded), and the result is written back in the file's encoding, with
+//! its mark.
 
 use std::borrow::Cow;
 
@@ -104,6 +109,31 @@ pub fn apply_within(
         Err(Halt::Edit(e)) => Ok(Err(e)),
         Err(Halt::Cancelled) => Err(file_stores_base::error::Error::cancelled()),
     }
+}
+
+/// [`apply_within`] on a text file's bytes: the edits apply to its text
+/// (see [`crate::text::Editable`]), and the result is the file's encoding's
+/// bytes, with its mark, at most `max` of them (an edit that passes it is
+/// [`EditError::TooLarge`], named by the last edit). `Err` when cancelled,
+/// or for a UTF-16 or UTF-32 file whose text could not be written back as
+/// it was (a conversion error saying so).
+pub fn apply_to_file(
+    content: &[u8],
+    edits: &[Edit],
+    max: usize,
+    cancel: &Cancel,
+) -> file_stores_base::error::Result<Applied> {
+    let file = crate::text::Editable::of(content, cancel)?;
+    Ok(match apply_within(&file.text, edits, max, cancel)? {
+        Ok((text, counts)) => match file.encoding.encode_within(text, max.min(MAX_RESULT)) {
+            Ok(bytes) => Ok((bytes, counts)),
+            Err(size) => Err(EditError::TooLarge {
+                index: edits.len().saturating_sub(1),
+                size,
+            }),
+        },
+        Err(e) => Err(e),
+    })
 }
 
 /// Why [`run`] stopped early.
@@ -541,6 +571,45 @@ mod tests {
         assert_eq!((out.as_slice(), counts), (&b"a?b ??"[..], vec![3]));
         let (out, _) = apply(b"keep \xFF\r\nend\r\n", &[e("\u{FFFD}\nend", "x\ny")]).unwrap();
         assert_eq!(out, b"keep x\r\ny\r\n");
+    }
+
+    #[test]
+    fn edits_a_file_in_its_encoding_keeping_its_mark() {
+        let cancel = Cancel::new();
+        // Line 1 of a UTF-8 file with a BOM, as read_file shows it.
+        let (out, _) = apply_to_file(
+            b"\xEF\xBB\xBFusing System;\r\n",
+            &[e("using System;", "using Sys;")],
+            MAX_RESULT,
+            &cancel,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(out, b"\xEF\xBB\xBFusing Sys;\r\n");
+        // UTF-16BE: matched as text, written back as UTF-16BE.
+        let wide = |s: &str| {
+            let mut out = b"\xFE\xFF".to_vec();
+            out.extend(s.encode_utf16().flat_map(u16::to_be_bytes));
+            out
+        };
+        let (out, counts) = apply_to_file(
+            &wide("a\r\nb\r\n"),
+            &[e("a\nb", "\u{e9}\nz")],
+            MAX_RESULT,
+            &cancel,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!((out, counts), (wide("\u{e9}\r\nz\r\n"), vec![1]));
+        // The cap is on the bytes written: UTF-16 of "ab" is 2 + 4 bytes.
+        assert_eq!(
+            apply_to_file(&wide("a"), &[e("a", "ab")], 5, &cancel).unwrap(),
+            Err(EditError::TooLarge { index: 0, size: 6 })
+        );
+        // A lone surrogate could not be written back: refused, not replaced.
+        let mut lone = wide("a");
+        lone.extend_from_slice(b"\xD8\x00");
+        assert!(apply_to_file(&lone, &[e("a", "b")], MAX_RESULT, &cancel).is_err());
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //!   delete, with sha256 digests cached by file fingerprint.
 //! - [`edit`]: the multi-edit engine: exact replacements, in order, all or nothing.
 //! - [`patch`]: the `apply_patch` engine: V4A patches parsed and applied per file.
+//! - [`text`]: the text of a text file's bytes (byte order marks, UTF-16,
+//!   UTF-32), and how an edited text is written back in the file's encoding.
 //! - [`line_window`]: the lines `read_file` shows, by line and character caps.
 //! - [`lock`]: a reentrant folder lock, across threads (parking_lot) and
 //!   processes (`flock`).
@@ -38,6 +40,7 @@ pub mod patch;
 pub mod path;
 pub mod pool;
 pub mod run_tree;
+pub mod text;
 
 pub use dir_store::{DirStore, FileInfo, Skipped};
 pub use file_stores_base::{Cancel, Error, ErrorKind, Result};

@@ -131,7 +131,6 @@ module RubyLLM
         return keep_blob(path, content, content_type:) if content.is_a?(::ActiveStorage::Blob)
 
         path = FileStore.path(path)
-        refuse_if_read_only(path)
         io, content_type, summary = take_content(path, content, content_type)
         begin
           blob = upload_io(path, io, content_type, summary)
@@ -147,7 +146,7 @@ module RubyLLM
       # the blob once, for its digest.
       def keep_blob(path, blob, content_type: nil)
         path = FileStore.path(path)
-        refuse_if_read_only(path)
+        refuse_if_read_only(path) # not a write: ReadOnlyGuard does not see it
         unless blob.is_a?(::ActiveStorage::Blob) && blob.persisted?
           raise ArgumentError, "keep_blob needs a saved ActiveStorage::Blob, not #{blob.inspect}"
         end
@@ -161,7 +160,6 @@ module RubyLLM
       # shared file (without an owner) is refused with ArgumentError.
       def delete(path)
         path = FileStore.path(path)
-        refuse_if_read_only(path)
         with_lock do
           row = row_at(path)
           if row.nil?
@@ -169,7 +167,7 @@ module RubyLLM
 
             next nil
           end
-          raise ArgumentError, FileStore.shared_file_message(path) if @owner && row.owner_id.nil?
+          raise ArgumentError, FileStore.shared_file_message(path) if shared_row?(row)
 
           RubyLLM::ActiveRecord::ChatFile.find(row.id).destroy!.stored_file
         end
@@ -179,7 +177,6 @@ module RubyLLM
       # theirs (the shared ones stay).
       def delete_folder(folder)
         folder = FileStore.path(folder)
-        refuse_if_read_only(folder)
         with_lock { in_folder(own_rows, folder).pluck(:path).sort.filter_map { |path| delete(path) } }
       end
 

@@ -7,6 +7,7 @@ require_relative 'code_execution/environments'
 require_relative 'code_execution/sandbox'
 require_relative 'code_execution/snapshot'
 require_relative 'code_execution/mounts'
+require_relative 'code_execution/read_only_root'
 require_relative 'code_execution/staging'
 require_relative 'code_execution/runs'
 require_relative 'code_execution/layout'
@@ -108,14 +109,19 @@ module RubyLLM
       def in_place?
         tree = layout
         return tree.in_place? if tree
+        return !store.local_root.nil? unless store.read_only?
 
-        !store.local_root.nil? && (@sandboxed || !store.read_only?)
+        # A read-only folder gets no mount point: too many entries for the
+        # sandbox to bind each beside the mounts (ReadOnlyRoot), and it is staged.
+        !store.local_root.nil? && @sandboxed && ReadOnlyRoot.fits?(store.local_root, @mounts.map(&:inside))
       end
 
       # How a run over a tree of stores lays out its folder (a Layout), or
       # nil for a single store.
       def layout
-        store.is_a?(FileStore::Mounts) ? Layout.new(store, sandboxed: @sandboxed) : nil
+        return nil unless store.is_a?(FileStore::Mounts)
+
+        Layout.new(store, sandboxed: @sandboxed, inner: @mounts.map(&:inside))
       end
 
       # Registers a block called with each StoredFile a run created or changed.
@@ -206,6 +212,15 @@ module RubyLLM
 
       # Whether +folder+ is a read-only store's own, bound read-only.
       def folder_read_only?(folder) = store.read_only? && folder == store.local_root
+
+      # Whether +folder+ is a read-only store's own (a tree's default
+      # store's too), where no mount point is made: the sandbox lays it out
+      # around its mounts instead (ReadOnlyRoot). A staged run's folder is
+      # the run's own, read-only or not.
+      def read_only_own?(folder)
+        own = store.is_a?(FileStore::Mounts) ? store.default_store : store
+        @sandboxed && own.read_only? && folder == own.local_root
+      end
 
       def in_place_written(result)
         return [] if @in_place_hooks.empty?

@@ -106,7 +106,6 @@ module RubyLLM
 
       def write(path, content, content_type: nil)
         path = FileStore.path(path)
-        refuse_if_read_only(path)
         bytes = FileStores::Native.content_bytes(content).b.freeze # a copy of its own
         with_lock do
           check_place(path)
@@ -125,13 +124,12 @@ module RubyLLM
       # shared file (without an owner) is refused with ArgumentError.
       def delete(path)
         path = FileStore.path(path)
-        refuse_if_read_only(path)
         with_lock do
           raise ArgumentError, "#{path} is a folder, not a file; use delete_folder" if folder?(path)
 
           owners = @entries[path]
           next nil unless visible(owners)
-          raise ArgumentError, FileStore.shared_file_message(path) if @owner_key && !owners.key?(@owner_key)
+          raise ArgumentError, FileStore.shared_file_message(path) if shared_file?(path)
 
           entry = owners.delete(@owner_key)
           @entries.delete(path) if owners.empty?
@@ -144,7 +142,6 @@ module RubyLLM
       # theirs (the shared ones stay).
       def delete_folder(folder)
         folder = FileStore.path(folder)
-        refuse_if_read_only(folder)
         with_lock { list(folder).filter_map { |file| delete(file.path) if @entries[file.path].key?(@owner_key) } }
       end
 

@@ -93,9 +93,13 @@ module RubyLLM
         # matches, a part at a time in path order, so that a search that
         # reaches its cap stops before the rest are read. A store that can
         # fetch many texts at once (the Active Storage store, in one query)
-        # answers texts_for_search(files, stop:) with [path, text, Tempfile
-        # or nil] pairs, and may make parts smaller with search_part_bytes
-        # (the texts it loads are copies, not borrowed as Memory's are).
+        # answers texts_for_search(files, stop:) with [path, content] pairs,
+        # and may make parts smaller with search_part_bytes (the texts it
+        # loads are copies, not borrowed as Memory's are). A content is a
+        # text, nil (no text extracted yet), a Tempfile (closed once fed), or
+        # a download to search as it arrives: an object whose
+        # each_chunk { |bytes| } yields the file's bytes in order while the
+        # block returns true (see feed).
         # The engine is given no glob: matching_files has applied it.
         def search_texts(store, request)
           search = FileStores::Native::TextSearch.start(request.merge(glob: nil))
@@ -103,12 +107,30 @@ module RubyLLM
           each_part(matching_files(store, request[:folder], request[:glob]), part_bytes) do |files|
             texts = texts_of(store, files, search)
             begin
-              break unless search.feed(texts)
+              break unless feed(search, texts)
             ensure
               texts.each_value { |content| content.close! if content.is_a?(Tempfile) }
             end
           end
           search.finish
+        end
+
+        # Feeds +texts+ (path => content) in path order, the engine's: the
+        # held ones a run at a time, each download streamed into the engine
+        # as it arrives, so a file too large to hold is searched at the
+        # speed it downloads, and when the deadline comes first the engine
+        # reports its lines up to the one it reached. False once the search
+        # stopped.
+        def feed(search, texts)
+          streamed = ->(content) { content.respond_to?(:each_chunk) }
+          texts.sort_by(&:first).slice_when { |a, b| streamed[a[1]] || streamed[b[1]] }.all? do |run|
+            path, content = run.first
+            next search.feed(run.to_h) unless streamed[content]
+
+            search.stream_start(path)
+            content.each_chunk { |chunk| search.stream_push(chunk) }
+            search.stream_finish
+          end
         end
 
         # Yields +files+ in parts, in order, growing as said at PART, of at
@@ -132,9 +154,8 @@ module RubyLLM
         # Path => text (nil: none extracted yet; a Tempfile: a download too
         # large to hold, closed once fed) of +files+, for the engine.
         def texts_of(store, files, search)
-          if store.respond_to?(:texts_for_search)
-            return store.texts_for_search(files, stop: -> { search.expired? }).to_h
-          end
+          stop = -> { search.expired? }
+          return store.texts_for_search(files, stop:).to_h if store.respond_to?(:texts_for_search)
 
           files.filter_map { |file| searchable(store, file) }.to_h
         end

@@ -11,6 +11,7 @@ require_relative 'native/version'
 require_relative 'native/errors'
 require_relative 'native/extension'
 require_relative 'native/converter_settings'
+require_relative 'native/url_settings'
 require_relative 'native/configuration'
 require_relative 'native/text_cache'
 require_relative '../stored_file'
@@ -24,6 +25,7 @@ require_relative 'native/io_content'
 require_relative 'native/copy_move/originals'
 require_relative 'native/store_methods'
 require_relative 'native/write_events'
+require_relative 'native/read_only_guard'
 require_relative 'native/path_rules'
 require_relative 'native/glue/owner'
 require_relative 'native/glue/owner_scoping'
@@ -106,17 +108,20 @@ module RubyLLM
       end
       private_class_method :install_chat!
 
-      # Adds the setting to ruby_llm's Configuration when ruby_llm is loaded,
+      # Adds the settings to ruby_llm's Configuration when ruby_llm is loaded,
       # or provides RubyLLM.configure and RubyLLM.config when it is not.
       # Safe to call again (after ruby_llm is required later).
       #
       # The stand-in keeps its object in an instance variable of its own, not
       # ruby_llm's @config: when ruby_llm is required later, its
       # RubyLLM.config must build its own Configuration, not return the
-      # stand-in. Converters registered before that move over to it.
+      # stand-in. Converters registered before that, and the URL settings
+      # made then, move over to it.
       def self.install_configuration!
         if defined?(RubyLLM::Configuration)
-          RubyLLM::Configuration.include(ConverterSettings) unless RubyLLM::Configuration.include?(ConverterSettings)
+          [ConverterSettings, UrlSettings].each do |settings|
+            RubyLLM::Configuration.include(settings) unless RubyLLM::Configuration.include?(settings)
+          end
           adopt_stand_in_settings
         elsif !RubyLLM.respond_to?(:config)
           RubyLLM.singleton_class.class_eval do
@@ -129,7 +134,8 @@ module RubyLLM
         end
       end
 
-      # Moves converters registered with the stand-in to ruby_llm's config.
+      # Moves converters registered with the stand-in, and the URL settings
+      # made there, to ruby_llm's config.
       def self.adopt_stand_in_settings
         return unless RubyLLM.instance_variable_defined?(:@file_stores_native_config)
 
@@ -137,6 +143,7 @@ module RubyLLM
         return unless stand_in && RubyLLM.respond_to?(:config) && !RubyLLM.config.equal?(stand_in)
 
         RubyLLM.config.file_converters = stand_in.file_converters.merge(RubyLLM.config.file_converters)
+        UrlSettings.copy(stand_in, RubyLLM.config)
       end
       private_class_method :adopt_stand_in_settings
 
@@ -159,24 +166,6 @@ module RubyLLM
       # The bytes a store's write was given: a String as it is, or what an IO
       # reads from its start (see IoContent.bytes).
       def self.content_bytes(content) = IoContent.bytes(content)
-
-      # Byte-order marks, longest first: UTF-32LE's starts as UTF-16LE's does.
-      BOMS = [["\xFF\xFE\x00\x00".b, Encoding::UTF_32LE], ["\x00\x00\xFE\xFF".b, Encoding::UTF_32BE],
-              ["\xFF\xFE".b, Encoding::UTF_16LE], ["\xFE\xFF".b, Encoding::UTF_16BE]].freeze
-      private_constant :BOMS
-
-      # Text from the bytes of a text file: UTF-16 or UTF-32 with a BOM
-      # transcoded, invalid UTF-8 replaced, a UTF-8 BOM dropped.
-      def self.text_from_bytes(bytes)
-        bom, encoding = BOMS.find { |mark, _| bytes.start_with?(mark) }
-        if bom
-          return bytes.byteslice(bom.bytesize..).force_encoding(encoding)
-                      .encode(Encoding::UTF_8, invalid: :replace, undef: :replace)
-        end
-        text = bytes.dup.force_encoding(Encoding::UTF_8)
-        text = text.scrub unless text.valid_encoding?
-        text.delete_prefix("\uFEFF")
-      end
 
       # Loads ruby_llm when it is installed; nothing when it is not.
       def self.load_ruby_llm

@@ -17,6 +17,8 @@
 #                     resident set over the resident set before (MB)
 #   download CHAT_ID  downloads every blob of the chat in chunks, for the time
 #                     a search's download takes alone; prints the same
+#   stream CHAT_ID    the same in one streamed GET per blob on S3 (as a
+#                     search streams a big blob), blob.download elsewhere
 #
 # The peak (VmHWM) is reset just before the search (/proc/self/clear_refs),
 # so what the process did to start never counts; growth is the peak after
@@ -107,6 +109,22 @@ module SearchMemory
       end
     end
   end
+
+  def stream(chat_id)
+    rows = RubyLLM::ActiveRecord::ChatFile.where(chat_id:).to_a
+    blobs = rows.map { |row| row.file_attachment.blob }
+    measure do
+      blobs.sum do |blob|
+        bytes = 0
+        if blob.service.respond_to?(:bucket)
+          blob.service.bucket.object(blob.key).get { |chunk, *| bytes += chunk.bytesize }
+        else
+          blob.download { |chunk| bytes += chunk.bytesize }
+        end
+        bytes
+      end
+    end
+  end
 end
 
 command, *args = ARGV
@@ -116,6 +134,7 @@ outcome = case command
           when 'rows' then SearchMemory.rows(Integer(args.fetch(0)), Integer(args.fetch(1)))
           when 'search' then SearchMemory.search(Integer(args.fetch(0)), args.fetch(1))
           when 'download' then SearchMemory.download(Integer(args.fetch(0)))
+          when 'stream' then SearchMemory.stream(Integer(args.fetch(0)))
           else abort "unknown command #{command.inspect}"
           end
 puts JSON.generate(outcome)

@@ -8,6 +8,7 @@ RSpec.describe RubyLLM::FileStore::Memory do
   it_behaves_like 'a file store'
   it_behaves_like 'a store with folders'
   it_behaves_like 'a store that moves files'
+  it_behaves_like 'a store with one text per file'
 
   context 'with read_only: true' do
     it_behaves_like 'a read-only store' do
@@ -27,9 +28,9 @@ RSpec.describe RubyLLM::FileStore::Memory do
     end
   end
 
-  it 'moves without copying the bytes, keeping a content type given to write' do
-    store.write('notes', 'x', content_type: 'text/x-custom')
-    expect(store.move('notes', 'notes.md').content_type).to eq('text/x-custom')
+  it 'moves without copying the bytes, keeping a content type given to write that the name did not give' do
+    store.write('notes', 'x', content_type: 'application/x-custom')
+    expect(store.move('notes', 'notes.md').content_type).to eq('application/x-custom')
   end
 
   it "moves an owner's own files, and refuses to move a shared one" do

@@ -6,6 +6,20 @@ RSpec.describe 'A store written as "Writing Your Own Store" shows' do
   it_behaves_like 'a file store'
   it_behaves_like 'a store that moves files'
 
+  it 'is refused every change when it says read_only?, without a check of its own' do
+    bucket = {}
+    BucketStore.new(bucket).write('notes/a.md', 'a')
+    read_only = Class.new(BucketStore) { def read_only? = true }.new(bucket)
+    message = %r{notes/a.md is read-only}
+    expect { read_only.write('notes/a.md', 'b') }.to raise_error(RubyLLM::FileStore::ReadOnlyError, message)
+    expect { read_only.delete('notes/a.md') }.to raise_error(RubyLLM::FileStore::ReadOnlyError, message)
+    expect { read_only.move('notes/a.md', 'b.md') }.to raise_error(RubyLLM::FileStore::ReadOnlyError, message)
+    expect { read_only.delete_folder('notes') }.to raise_error(RubyLLM::FileStore::ReadOnlyError, /notes is read-only/)
+    saved, unsaved, error = read_only.write_many(['notes/a.md']) { 'c' }
+    expect([saved, unsaved, error]).to match([[], ['notes/a.md'], message])
+    expect(bucket.transform_values { |object| object[:body] }).to eq('chat-1/notes/a.md' => 'a')
+  end
+
   it 'moves by copying, then deleting, under with_lock; a copy that fails leaves the source as it was' do
     failing = Class.new(BucketStore) do
       def write(path, content, content_type: nil)
@@ -25,7 +39,10 @@ RSpec.describe 'A store written as "Writing Your Own Store" shows' do
   it 'gets find, exist?, delete_folder, with_lock and the memories from RubyLLM::FileStore' do
     %i[find exist? delete_folder with_lock cached_text cache_text read_digest record_read text
        local_root].each do |name|
-      expect(BucketStore.instance_method(name).owner).to eq(RubyLLM::FileStores::Native::StoreMethods)
+      method = BucketStore.instance_method(name)
+      # The refusal of a read-only store stands in front of every store's changing methods.
+      method = method.super_method while method.owner == RubyLLM::FileStores::Native::ReadOnlyGuard
+      expect(method.owner).to eq(RubyLLM::FileStores::Native::StoreMethods)
     end
   end
 

@@ -14,9 +14,11 @@
 //! - It never converts a file. Files with a NUL byte (binary, as ripgrep
 //!   sniffs), and files whose format has no text until a converter reads it
 //!   (PDF, Office, images) and for which the caller has no extracted text,
-//!   are skipped and named at the end. UTF-16 with a BOM is transcoded;
-//!   invalid UTF-8 is searched as it is and shown with replacement
-//!   characters.
+//!   are skipped and named at the end. A file's text is read_file's (see
+//!   `file_stores_store::text`, read through its `TextReader`): a byte
+//!   order mark dropped, UTF-16 and UTF-32 with one transcoded (the NUL
+//!   looked for is then a NUL character); invalid UTF-8 is searched as it
+//!   is and shown with replacement characters.
 //! - A file under 1 MB (`WHOLE_FILE_LIMIT`) is read whole, in one system call;
 //!   larger ones are read in buffers, so memory stays flat in file size,
 //!   and a single line longer than [`HEAP_LIMIT`] is reported instead.
@@ -43,6 +45,7 @@ use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, ErrorKind, Result};
 use file_stores_store::content_type;
 use file_stores_store::fsutil::{open_folder, open_regular, read_small};
+use file_stores_store::text::{Encoding, TextReader};
 
 mod report;
 pub use report::Report;
@@ -58,6 +61,9 @@ use walk::{collect_needing_text, Walk, Walked};
 
 mod worker;
 use worker::{Lent, Spares, Worker};
+
+mod stream;
+pub use stream::Streamed;
 
 /// The longest pattern, in bytes, checked before it is compiled: a pattern
 /// of megabytes takes seconds and a gigabyte of memory just to be refused.
@@ -473,10 +479,48 @@ impl Search {
         })
     }
 
+    /// What collects one file's output lines into `lines`, within the caps.
+    fn collector<'a>(
+        &self,
+        matcher: &'a RegexMatcher,
+        path: &'a str,
+        lines: Lines,
+    ) -> Collector<'a> {
+        Collector {
+            matcher,
+            path,
+            files_only: self.opts.files_only,
+            max_matches: if self.opts.files_only {
+                Some(1)
+            } else {
+                self.opts.max_matches.map(|m| m + 1)
+            },
+            max_chars: self.opts.max_chars,
+            lines,
+            matches: 0,
+            chars: 0,
+            binary: false,
+            base: 0,
+            shown: 0,
+            own_breaks: false,
+        }
+    }
+
     /// A thread's searcher, and its own copy of the matcher (see
     /// `worker.rs`).
     fn worker(&self) -> Worker {
-        let searcher = SearcherBuilder::new()
+        Worker {
+            searcher: self.searcher().build(),
+            matcher: self.matcher.clone(),
+            buffer: Vec::new(),
+        }
+    }
+
+    /// How every file of this search is searched: line numbers, context,
+    /// binary files, the longest line held.
+    fn searcher(&self) -> SearcherBuilder {
+        let mut builder = SearcherBuilder::new();
+        builder
             .line_number(true)
             .before_context(if self.opts.files_only {
                 0
@@ -489,14 +533,11 @@ impl Search {
                 self.opts.context
             })
             .binary_detection(BinaryDetection::quit(b'\0'))
+            // The text is decoded by `TextReader`, not by the searcher.
+            .bom_sniffing(false)
             .heap_limit(Some(HEAP_LIMIT))
-            .memory_map(grep_searcher::MmapChoice::never())
-            .build();
-        Worker {
-            searcher,
-            matcher: self.matcher.clone(),
-            buffer: Vec::new(),
-        }
+            .memory_map(grep_searcher::MmapChoice::never());
+        builder
     }
 
     /// Searches one file with `worker`, formatting its output lines into
@@ -513,28 +554,13 @@ impl Search {
         if cancel.is_cancelled() || self.past_deadline() {
             return Outcome::Interrupted;
         }
-        let per_file = self.opts.max_matches.map(|m| m + 1);
         let Worker {
             searcher,
             matcher,
             buffer,
         } = worker;
         let matcher = &*matcher;
-        let mut sink = Collector {
-            matcher,
-            path,
-            files_only: self.opts.files_only,
-            max_matches: if self.opts.files_only {
-                Some(1)
-            } else {
-                per_file
-            },
-            max_chars: self.opts.max_chars,
-            lines,
-            matches: 0,
-            chars: 0,
-            binary: false,
-        };
+        let mut sink = self.collector(matcher, path, lines);
         let result = match source {
             Source::NoText => return Outcome::NoText,
             Source::Text(text) => {
@@ -547,7 +573,7 @@ impl Search {
                     halted,
                     deadline: self.opts.deadline,
                 };
-                searcher.search_reader(matcher, reader, &mut sink)
+                searcher.search_reader(matcher, TextReader::new(reader), &mut sink)
             }
             Source::Disk(dir, name) | Source::Claimed(dir, name) => {
                 let claimed = matches!(source, Source::Claimed(..));
@@ -579,7 +605,7 @@ impl Search {
                                 halted,
                                 deadline: self.opts.deadline,
                             };
-                            searcher.search_reader(matcher, reader, &mut sink)
+                            searcher.search_reader(matcher, TextReader::new(reader), &mut sink)
                         }
                     }
                     // Gone since listed; the buffer goes back unused.
@@ -614,9 +640,9 @@ impl Search {
     /// buffers, as a file on disk is: a slice is sniffed in its first
     /// buffer only (as ripgrep does with a memory map), a reader in every
     /// buffer, so this way a text is binary, or not, whether it is searched
-    /// on disk or in memory, and whatever its size. UTF-16 with a BOM is
-    /// transcoded through a reader too; that reader stops when the search
-    /// is interrupted.
+    /// on disk or in memory, and whatever its size. UTF-16 and UTF-32 with a
+    /// BOM are transcoded through a reader too; that reader stops when the
+    /// search is interrupted. A UTF-8 BOM is not searched.
     fn search_bytes(
         &self,
         searcher: &mut Searcher,
@@ -626,17 +652,17 @@ impl Search {
         cancel: &Cancel,
         halted: &AtomicBool,
     ) -> io::Result<()> {
-        let utf16 = bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff");
-        if utf16 || bytes.len() > SNIFFED {
+        let encoding = Encoding::of(bytes);
+        if encoding.is_wide() || bytes.len() > SNIFFED {
             let reader = Guarded {
                 inner: bytes,
                 cancel,
                 halted,
                 deadline: self.opts.deadline,
             };
-            return searcher.search_reader(matcher, reader, sink);
+            return searcher.search_reader(matcher, TextReader::new(reader), sink);
         }
-        searcher.search_slice(matcher, bytes, sink)
+        searcher.search_slice(matcher, &bytes[encoding.bom().len()..], sink)
     }
 }
 
@@ -700,9 +726,35 @@ struct Collector<'a> {
     matches: usize,
     chars: usize,
     binary: bool,
+    /// Added to the searcher's line numbers: the lines before the slice it
+    /// searches (a streamed file's later part; 0 otherwise).
+    base: u64,
+    /// The last line put in `lines`: a streamed file searches its last
+    /// lines again, as context for the next part, and leaves out those shown.
+    shown: u64,
+    /// Whether `--` goes where the line numbers have a gap (a streamed
+    /// file, searched part by part) rather than where the searcher says.
+    own_breaks: bool,
 }
 
 impl Collector<'_> {
+    /// Adds line `number`, after a `--` when this collector places them
+    /// and the line does not follow the last one shown.
+    fn push(&mut self, number: u64, is_match: bool, line: &[u8]) {
+        if self.own_breaks && self.shown > 0 && number > self.shown + 1 {
+            self.lines.push_break();
+        }
+        let separator = if is_match { ':' } else { '-' };
+        let matcher = self.matcher;
+        let written = self
+            .lines
+            .push(self.path, separator, number, is_match, |out| {
+                push_line(out, matcher, line)
+            });
+        self.chars += written + 16;
+        self.shown = number;
+    }
+
     fn full(&self) -> bool {
         self.max_matches.is_some_and(|m| self.matches >= m)
     }
@@ -718,42 +770,38 @@ impl Sink for Collector<'_> {
     type Error = io::Error;
 
     fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> io::Result<bool> {
+        let number = self.base + m.line_number().unwrap_or(0);
+        if number <= self.shown {
+            return Ok(true);
+        }
         if !self.files_only && self.over_budget() {
             self.lines.cut = true;
             return Ok(false);
         }
         self.matches += 1;
         if self.files_only {
+            self.shown = number;
             return Ok(false);
         }
-        let (matcher, line) = (self.matcher, m.bytes());
-        let written = self
-            .lines
-            .push(self.path, ':', m.line_number().unwrap_or(0), true, |out| {
-                push_line(out, matcher, line)
-            });
-        self.chars += written + 16;
+        self.push(number, true, m.bytes());
         Ok(!self.full())
     }
 
     fn context(&mut self, _: &Searcher, c: &SinkContext<'_>) -> io::Result<bool> {
+        let number = self.base + c.line_number().unwrap_or(0);
         // Past the budget a context line is left out; the next match, if
         // any, stops the file as cut.
-        if self.over_budget() {
+        if number <= self.shown || self.over_budget() {
             return Ok(true);
         }
-        let (matcher, line) = (self.matcher, c.bytes());
-        let written = self
-            .lines
-            .push(self.path, '-', c.line_number().unwrap_or(0), false, |out| {
-                push_line(out, matcher, line)
-            });
-        self.chars += written + 16;
+        self.push(number, false, c.bytes());
         Ok(true)
     }
 
     fn context_break(&mut self, _: &Searcher) -> io::Result<bool> {
-        self.lines.push_break();
+        if !self.own_breaks {
+            self.lines.push_break();
+        }
         Ok(true)
     }
 

@@ -10,6 +10,9 @@ pub(super) enum Outcome {
     NoText,
     Failed(String),
     Interrupted,
+    /// A file searched as it arrived that the deadline cut: its lines and
+    /// matches up to the last line searched, and that line's number.
+    Cut(Lines, u64),
 }
 
 /// One file's output lines, formatted by the worker that searched it
@@ -102,6 +105,8 @@ pub struct Report {
     pub(super) unnamed: Vec<String>,
     pub(super) deep: Vec<String>,
     last: Option<String>,
+    /// The file the deadline cut, and the last line of it searched.
+    cut: Option<(String, u64)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +130,7 @@ impl Report {
             unnamed: Vec::new(),
             deep: Vec::new(),
             last: None,
+            cut: None,
         }
     }
 
@@ -153,25 +159,37 @@ impl Report {
                     self.last = Some(path);
                 }
             }
-            Outcome::Hits(lines, _) => {
-                if lines.is_empty() {
-                    return true;
+            Outcome::Hits(lines, _) => return self.add_hits(path, lines),
+            Outcome::Cut(lines, line) => {
+                self.searched -= 1;
+                if self.add_hits(path.clone(), lines) {
+                    self.stop = Some(Stop::Deadline);
+                    self.cut = Some((path, *line));
                 }
-                if self.opts.context > 0 && !self.out.is_empty() && !self.push("--\n") {
-                    return false;
-                }
-                if self.fits(lines) {
-                    self.out.push_str(&lines.text);
-                    self.matches += lines.matches;
-                } else if !self.add_lines(lines) {
-                    return false;
-                }
-                self.last = Some(path);
-                if lines.cut {
-                    self.stop = Some(Stop::Chars);
-                    return false;
-                }
+                return false;
             }
+        }
+        true
+    }
+
+    /// Adds one file's output lines; false once the search should stop.
+    fn add_hits(&mut self, path: String, lines: &Lines) -> bool {
+        if lines.is_empty() {
+            return true;
+        }
+        if self.opts.context > 0 && !self.out.is_empty() && !self.push("--\n") {
+            return false;
+        }
+        if self.fits(lines) {
+            self.out.push_str(&lines.text);
+            self.matches += lines.matches;
+        } else if !self.add_lines(lines) {
+            return false;
+        }
+        self.last = Some(path);
+        if lines.cut {
+            self.stop = Some(Stop::Chars);
+            return false;
         }
         true
     }
@@ -239,6 +257,23 @@ impl Report {
                 let max = self.opts.max_chars.unwrap_or(0);
                 self.out.push_str(&format!(
                     "[Stopped at {max} characters; there are more matches. {narrow}]\n"
+                ));
+            }
+            Some(Stop::Deadline) if self.cut.is_some() => {
+                let (path, line) = self.cut.take().unwrap_or_default();
+                let at = if line > 0 {
+                    format!("at line {line} of {path}")
+                } else {
+                    format!("at the start of {path}")
+                };
+                let before = match self.searched {
+                    0 => String::new(),
+                    1 => ", after 1 file before it".to_string(),
+                    n => format!(", after {n} files before it"),
+                };
+                self.out.push_str(&format!(
+                    "[Stopped: the search ran out of time {at}{before}. Read the rest of that file with read_file from offset {}; to reach the files after it, narrow the search with path or glob.]\n",
+                    line + 1
                 ));
             }
             Some(Stop::Deadline) => {

@@ -254,6 +254,25 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
     }
     let filler = "filler line without it\n".repeat(WHOLE_FILE_LIMIT / 20);
     let large = format!("hit first\n{filler}crlf hit\r\n{filler}last hit");
+    // UTF-32 with a BOM: text, as read_file reads it, small and large.
+    let utf32 = |text: &str, big_endian: bool| -> Vec<u8> {
+        let mark: &[u8] = if big_endian {
+            b"\0\0\xfe\xff"
+        } else {
+            b"\xff\xfe\0\0"
+        };
+        let units = text.chars().flat_map(|c| {
+            let code = u32::from(c);
+            if big_endian {
+                code.to_be_bytes()
+            } else {
+                code.to_le_bytes()
+            }
+        });
+        mark.iter().copied().chain(units).collect()
+    };
+    let wide32 = utf32("a wide32 hit\n", true);
+    let large32 = utf32(&format!("{filler}a large wide32 hit\n"), false);
     let late_nul = format!("{filler}hit\n{filler}\0hit\n");
     // Read whole from disk, yet its NUL is past what a slice is sniffed for.
     let mid_nul = format!("hit\n{}\0\n", "x".repeat(SNIFFED + 100));
@@ -267,6 +286,8 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
         ("late-nul.log", late_nul.into_bytes()),
         ("mid-nul.log", mid_nul.into_bytes()),
         ("wide.txt", wide),
+        ("wide32.txt", wide32),
+        ("wide32-large.txt", large32),
     ];
     let tmp = tempfile::tempdir().unwrap();
     let store = DirStore::open(tmp.path(), None).unwrap();
@@ -297,8 +318,18 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
             .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
             .unwrap();
         assert_eq!(on_disk, search.texts(&docs, None, &c).unwrap());
-        for found in ["large.log", "wide.txt"] {
+        for found in [
+            "b.txt",
+            "large.log",
+            "wide.txt",
+            "wide32.txt",
+            "wide32-large.txt",
+        ] {
             assert!(on_disk.lines().any(|l| l.starts_with(found)), "{on_disk}");
+        }
+        if !files_only {
+            assert!(on_disk.contains("b.txt:1:bom hit\n"), "{on_disk}");
+            assert!(on_disk.contains("wide32.txt:1:a wide32 hit\n"), "{on_disk}");
         }
         // Listing files stops at a file's first match, before a late NUL.
         let binary = if files_only {

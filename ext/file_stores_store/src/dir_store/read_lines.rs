@@ -13,7 +13,8 @@ use std::io::Read;
 use sha2::{Digest, Sha256};
 
 use super::{errno_to_io, hex, DirStore, Fingerprint};
-use crate::line_window::{LineWindow, TextDecoder, WindowBuilder};
+use crate::line_window::{LineWindow, WindowBuilder};
+use crate::text::Decoder;
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, Result};
 
@@ -30,8 +31,8 @@ impl DirStore {
     /// Lines `first` (from 1) on of the file at `path`, `limit` of them
     /// (`None`: to the end), as many as fit in `budget` characters (`None`:
     /// no budget); see [`crate::line_window`] for the rules. The bytes are
-    /// decoded as [`TextDecoder`] decodes them: a UTF-8 BOM dropped, UTF-16
-    /// with a BOM transcoded chunk by chunk, like UTF-8 in bounded memory.
+    /// decoded as [`Decoder`] decodes them: a UTF-8 BOM dropped, UTF-16 and
+    /// UTF-32 with a BOM transcoded chunk by chunk, like UTF-8 in bounded memory.
     pub fn read_lines(
         &self,
         path: &str,
@@ -93,7 +94,7 @@ fn page(
     cancel: &Cancel,
 ) -> Result<LineWindow> {
     let mut builder = WindowBuilder::new(first, limit, budget);
-    let mut decoder = TextDecoder::new();
+    let mut decoder = Decoder::new();
     // Filled whole before the first push, so the decoder sees the file's
     // byte order mark.
     let mut buf = vec![0u8; CHUNK];
@@ -104,12 +105,12 @@ fn page(
         if let Some(hasher) = hasher.as_mut() {
             hasher.update(chunk);
         }
-        decoder.push(chunk, &mut builder);
+        builder.push(decoder.push(chunk));
         if n < buf.len() {
             break;
         }
     }
-    decoder.finish(&mut builder);
+    builder.push(decoder.finish().as_bytes());
     Ok(builder.finish())
 }
 

@@ -17,18 +17,24 @@
 //! Since `\n` is never part of a multi-byte sequence, replacing line by line
 //! gives the same text as replacing the whole file.
 //!
-//! [`TextDecoder`] puts a text file's bytes into the builder as the Ruby
-//! side decodes them (byte order marks, UTF-16), so every store shows the
-//! same window: NativeDir while it reads from disk, the stores that hold
-//! the bytes through [`window_of_file`].
+//! A text file's bytes go into the builder through [`crate::text::Decoder`]
+//! (byte order marks, UTF-16 and UTF-32), so every store shows the same
+//! window: NativeDir while it reads from disk, the stores that hold the
+//! bytes through [`window_of_file`], a download through [`TextStream`].
 
 use memchr::{memchr, memchr_iter};
 
-mod decode;
+use crate::text::Decoder;
+use file_stores_base::cancel::Cancel;
+use file_stores_base::error::Result;
+
 mod stream;
 
-pub use decode::{window_of_file, window_of_text, TextDecoder};
 pub use stream::{Finished, LineIndex, TextStream, INDEX_STEP};
+
+/// The bytes fed to the builder at a time when a whole text is at hand: the
+/// cancel flag is looked at between chunks.
+const CHUNK: usize = 1 << 20;
 
 /// What was cut from the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -191,6 +197,46 @@ impl WindowBuilder {
             self.taking = false;
         }
     }
+}
+
+/// The window of a whole text file's `bytes`, decoded as [`Decoder`]
+/// decodes them: the same window `DirStore::read_lines` pages from disk, for
+/// stores that hold the bytes (Memory, Active Storage). Costs memory for the
+/// lines shown, not for the file's line count; looks at `cancel` every
+/// megabyte.
+pub fn window_of_file(
+    bytes: &[u8],
+    first: u64,
+    limit: Option<u64>,
+    budget: Option<u64>,
+    cancel: &Cancel,
+) -> Result<LineWindow> {
+    let mut builder = WindowBuilder::new(first, limit, budget);
+    let mut decoder = Decoder::new();
+    for chunk in bytes.chunks(CHUNK) {
+        cancel.check()?;
+        builder.push(decoder.push(chunk));
+    }
+    builder.push(decoder.finish().as_bytes());
+    Ok(builder.finish())
+}
+
+/// The window of `bytes` taken as UTF-8 text as it is (invalid sequences
+/// replaced, no mark dropped): converted text. Looks at `cancel` every
+/// megabyte.
+pub fn window_of_text(
+    bytes: &[u8],
+    first: u64,
+    limit: Option<u64>,
+    budget: Option<u64>,
+    cancel: &Cancel,
+) -> Result<LineWindow> {
+    let mut builder = WindowBuilder::new(first, limit, budget);
+    for chunk in bytes.chunks(CHUNK) {
+        cancel.check()?;
+        builder.push(chunk);
+    }
+    Ok(builder.finish())
 }
 
 /// The window of `bytes` in one call, for tests and callers holding them.

@@ -15,7 +15,8 @@
 use memchr::memchr_iter;
 use sha2::{Digest, Sha256};
 
-use super::{LineWindow, TextDecoder, WindowBuilder};
+use super::{LineWindow, WindowBuilder};
+use crate::text::{Decoder, Encoding};
 
 /// Bytes between two entries of a [`LineIndex`]: a read from an entry
 /// fetches at most this much before the wanted line (on a file of short
@@ -104,7 +105,7 @@ impl IndexBuilder {
 #[derive(Debug)]
 pub struct TextStream {
     /// Decodes from the file's start (None: raw UTF-8 from mid-file).
-    decoder: Option<TextDecoder>,
+    decoder: Option<Decoder>,
     builder: WindowBuilder,
     hasher: Option<Sha256>,
     index: Option<IndexBuilder>,
@@ -127,7 +128,7 @@ impl TextStream {
         index: bool,
     ) -> Self {
         TextStream {
-            decoder: Some(TextDecoder::new()),
+            decoder: Some(Decoder::new()),
             builder: WindowBuilder::new(first, limit, budget),
             hasher: digest.then(Sha256::new),
             index: index.then(IndexBuilder::new),
@@ -182,8 +183,8 @@ impl TextStream {
             self.start();
         }
         let mut builder = self.builder;
-        if let Some(decoder) = self.decoder.take() {
-            decoder.finish(&mut builder);
+        if let Some(mut decoder) = self.decoder.take() {
+            builder.push(decoder.finish().as_bytes());
         }
         Finished {
             window: builder.finish(),
@@ -197,10 +198,7 @@ impl TextStream {
     fn start(&mut self) {
         self.started = true;
         let head = std::mem::take(&mut self.head);
-        let wide = [&b"\xFF\xFE"[..], &b"\xFE\xFF"[..], &b"\x00\x00\xFE\xFF"[..]]
-            .iter()
-            .any(|mark| head.starts_with(mark));
-        if wide {
+        if Encoding::of(&head).is_wide() {
             self.index = None;
         }
         self.feed(&head);
@@ -211,7 +209,7 @@ impl TextStream {
             index.push(bytes);
         }
         match self.decoder.as_mut() {
-            Some(decoder) => decoder.push(bytes, &mut self.builder),
+            Some(decoder) => self.builder.push(decoder.push(bytes)),
             None => self.builder.push(bytes),
         }
     }

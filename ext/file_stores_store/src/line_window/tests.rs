@@ -164,7 +164,7 @@ fn agrees_on_random_bytes() {
     }
 }
 
-/// What Ruby's `text_from_bytes` makes of UTF-16 (a BOM, then `encode` with
+/// What Ruby's `encode` makes of UTF-16 (a BOM, then `encode` with
 /// `invalid: :replace`), written the obvious way.
 fn utf16_reference(bytes: &[u8], big_endian: bool) -> String {
     let units: Vec<u16> = bytes
@@ -202,14 +202,14 @@ fn file_window(
     budget: Option<u64>,
 ) -> LineWindow {
     let mut builder = WindowBuilder::new(first, limit, budget);
-    let mut decoder = TextDecoder::new();
+    let mut decoder = Decoder::new();
     // The first chunk holds the first two bytes, as every caller's does.
     let (head, rest) = bytes.split_at(bytes.len().min(chunk.max(2)));
-    decoder.push(head, &mut builder);
+    builder.push(decoder.push(head));
     for part in rest.chunks(chunk.max(1)) {
-        decoder.push(part, &mut builder);
+        builder.push(decoder.push(part));
     }
-    decoder.finish(&mut builder);
+    builder.push(decoder.finish().as_bytes());
     builder.finish()
 }
 
@@ -308,11 +308,11 @@ fn decodes_utf32_with_its_mark_before_utf16s() {
     }
     // Fed a byte at a time after the mark: units across chunks.
     let mut builder = WindowBuilder::new(1, None, None);
-    let mut decoder = TextDecoder::new();
-    decoder.push(&be[..5], &mut builder);
+    let mut decoder = Decoder::new();
+    builder.push(decoder.push(&be[..5]));
     for byte in &be[5..] {
-        decoder.push(std::slice::from_ref(byte), &mut builder);
+        builder.push(decoder.push(std::slice::from_ref(byte)));
     }
-    decoder.finish(&mut builder);
+    builder.push(decoder.finish().as_bytes());
     assert_eq!(builder.finish().text, "hi");
 }

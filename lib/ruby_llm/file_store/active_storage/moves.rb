@@ -3,46 +3,35 @@
 module RubyLLM
   class FileStore
     class ActiveStorage < FileStore
-      # FileStore#move for the Active Storage store: the rows' paths (and
-      # path_digest) change in one transaction under the chat's lock; no
-      # blob is uploaded or downloaded. The rows keep their text, read
-      # digest and attachment key, so what the model read moves with them.
-      # A store for an owner moves only that owner's files (a shared one is
-      # refused, as delete refuses it). Included by the store.
+      # FileStore#move's step for the Active Storage store (see CopyMove):
+      # the rows' paths (and path_digest) change in one transaction under
+      # the chat's lock; no blob is uploaded or downloaded. The rows keep
+      # their text, read digest and attachment key, so what the model read
+      # moves with them. Included by the store.
       module Moves
-        # See FileStore#move.
-        def move(path, new_path)
-          path, new_path = FileStores::Native::CopyMove.paths(path, new_path)
-          refuse_if_read_only(path)
-          with_lock do
-            row = row_at(path)
-            rows = row ? [row] : preferred(in_folder(visible_rows, path).select(*Rows::LIST_COLUMNS).to_a)
-            raise RubyLLM::FileNotFoundError, "#{path} does not exist" if rows.empty?
-
-            check_move(rows, new_path)
-            moved = rows.sort_by(&:path).map { |source| move_row(source, path, new_path) }
-            row ? moved.first : moved
-          end
-        rescue ::ActiveRecord::RecordNotUnique
-          raise RubyLLM::FileExistsError, new_path
+        # Whether this store has an owner and the file at +path+ is the
+        # shared one (see FileStore#shared_file?).
+        def shared_file?(path)
+          @owner ? shared_row?(row_at(FileStore.path(path))) : false
         end
 
         private
 
-        # Refuses the move when something is at +new_path+ or a file is on
-        # the way to it, or a row is shared and this store has an owner.
-        def check_move(rows, new_path)
-          raise RubyLLM::FileExistsError, new_path if row_at(new_path) || folder?(new_path)
+        # Whether +row+ (or nil) is shared while this store has an owner.
+        def shared_row?(row) = !@owner.nil? && !row.nil? && row.owner_id.nil?
 
-          check_place(new_path)
-          shared = rows.find { |row| @owner && row.owner_id.nil? }
-          raise ArgumentError, FileStore.shared_file_message(shared.path) if shared
+        def move_entries(path, new_path, moves)
+          # A folder's rows in one query by its prefix, not by a list of paths.
+          folder = moves.first[:file].path != path
+          scope = folder ? in_folder(visible_rows, path) : at_paths(visible_rows, path)
+          rows = preferred(scope.select(*Rows::LIST_COLUMNS).to_a).index_by(&:path)
+          moves.map { |move| move_row(rows.fetch(move[:file].path), move[:to], move[:content_type]) }
+        rescue ::ActiveRecord::RecordNotUnique
+          raise RubyLLM::FileExistsError, new_path
         end
 
         # Gives the row of +source+ its new path: one UPDATE, the blob untouched.
-        def move_row(source, path, new_path)
-          target = FileStores::Native::CopyMove.new_path_of(source.path, path, new_path)
-          content_type = FileStores::Native::CopyMove.moved_content_type(source.content_type, source.path, target)
+        def move_row(source, target, content_type)
           changes = { path: target, content_type: }
           if RubyLLM::ActiveRecord::ChatFile.path_digests?
             changes[:path_digest] = RubyLLM::ActiveRecord::ChatFile.path_digest(target)

@@ -1,23 +1,74 @@
 # frozen_string_literal: true
 
-require 'tempfile'
-
 module RubyLLM
   class FileStore
     class ActiveStorage < FileStore
       # What the store hands search_files (RubyLLM::FileStore::Search) for a
       # part of the files it searches, without ever holding a large file: a
-      # text kept in the row, or a blob with none downloaded in chunks to a
-      # temporary file that the engine reads in buffers. Included by the
-      # store.
+      # text kept in the row, or a blob with none, downloaded whole when
+      # small and else streamed into the search engine as it downloads
+      # (Download). Included by the store.
       module SearchTexts
         # A text file without its text in the row up to this size is
-        # downloaded into memory; a larger one to a temporary file.
+        # downloaded into memory; a larger one is searched as it downloads.
         DOWNLOAD_IN_MEMORY_MAX = 1 << 20
-        # Bytes downloaded between two minor garbage collections (see download_to_file).
+        # Bytes downloaded between two minor garbage collections (see Download).
         GARBAGE_BYTES = 8 << 20
         # See search_part_bytes.
         SEARCH_PART_BYTES = 8 << 20
+
+        # A blob too large to hold, for search_files to search as it
+        # arrives: each_chunk yields its bytes in order, in one streamed
+        # download (one GET on S3, not the 5 MB ranged requests of
+        # ActiveStorage::Blob#download, each of which the service answers
+        # slowly from a large object), and ends the download as soon as the
+        # block returns false (the deadline, a cap), closing its connection.
+        Download = Struct.new(:blob) do
+          # Raised inside the download to end it early, and rescued here.
+          stop = Class.new(StandardError)
+
+          define_method(:each_chunk) do |&block|
+            since_collected = 0
+            each_part do |chunk|
+              raise stop unless block.call(chunk)
+
+              # What the download leaves of each part (on S3, its response
+              # buffers) grows to hundreds of MB over a large file when
+              # Ruby's collector is left to itself.
+              since_collected += chunk.bytesize
+              next if since_collected < GARBAGE_BYTES
+
+              GC.start(full_mark: false, immediate_sweep: true)
+              since_collected = 0
+            end
+            nil
+          rescue StandardError => e
+            # The S3 client answers an error raised inside its GET with
+            # its own, caused by it (it cannot retry a streamed GET).
+            raise unless e.is_a?(stop) || e.cause.is_a?(stop)
+          end
+
+          private
+
+          # The blob's bytes as the service streams them: on S3 one GET
+          # (Active Storage's own event names it), elsewhere its download
+          # with a block (the Disk service reads the file in parts; a
+          # mirror, its primary).
+          def each_part(&)
+            service = blob.service
+            service = service.primary while service.respond_to?(:primary)
+            return blob.download(&) unless s3?(service)
+
+            ::ActiveSupport::Notifications.instrument('service_streaming_download.active_storage',
+                                                      key: blob.key, service: 'S3') do
+              service.bucket.object(blob.key).get { |chunk, *| yield chunk }
+            end
+          end
+
+          def s3?(service)
+            defined?(::ActiveStorage::Service::S3Service) && service.is_a?(::ActiveStorage::Service::S3Service)
+          end
+        end
 
         # Bytes of the files searched per part, PART_BYTES's quarter:
         # the texts a part loads from the rows are held until it is searched.
@@ -26,25 +77,19 @@ module RubyLLM
         # [path, content] for the search engine, for many files in one query:
         # a text file's bytes from its row when they are there (frozen, so
         # the engine reads them without a copy), else its blob (a String up
-        # to DOWNLOAD_IN_MEMORY_MAX bytes, a Tempfile above, which the caller
-        # closes); another file's converted text for its version, or nil.
-        # Files deleted since they were listed are left out. +stop+, when
-        # given, is asked between downloaded chunks whether the search is out
-        # of time: a download stops there, and the engine, past its deadline,
-        # reports the search stopped rather than search a part of the file.
-        def texts_for_search(files, stop: nil)
+        # to DOWNLOAD_IN_MEMORY_MAX bytes, a Download above, which the
+        # search streams); another file's converted text for its version, or
+        # nil. Files deleted since they were listed are left out. +stop+ is
+        # not needed: a Download is made during the search, which stops it.
+        def texts_for_search(files, stop: nil) # rubocop:disable Lint/UnusedMethodArgument
           collect_garbage if files.sum(&:byte_size) >= DOWNLOAD_IN_MEMORY_MAX
-          made = []
           by_path = rows_for_search(files)
           files.filter_map do |file|
             row = by_path[file.path] or next
-            next [file.path, search_content(row, stop, made)] if FileStores::Native.text_content_type?(row.content_type)
+            next [file.path, search_content(row)] if FileStores::Native.text_content_type?(row.content_type)
 
             [file.path, (row.text.b.freeze if row.text && row.digest == file.digest)]
           end
-        rescue Exception # rubocop:disable Lint/RescueException -- an interrupt must not leave temporary files
-          made.each(&:close!)
-          raise
         end
 
         private
@@ -59,7 +104,7 @@ module RubyLLM
           preferred(rows).to_h { |row| [row.path, row] }
         end
 
-        def search_content(row, stop, made)
+        def search_content(row)
           text = row.text
           if text && text.bytesize == row.byte_size && FileStores::Native.sha256_hex(text) == row.digest
             return text.b.freeze
@@ -69,30 +114,7 @@ module RubyLLM
           raise RubyLLM::FileNotFoundError, "#{row.path} has no file in Active Storage" unless blob
           return blob.download.b.freeze if row.byte_size <= DOWNLOAD_IN_MEMORY_MAX
 
-          download_to_file(blob, stop).tap { |file| made << file }
-        end
-
-        # A download leaves garbage behind at every chunk (on S3, the 5 MB
-        # response and the buffers that made it), which Ruby's collector,
-        # left to itself, lets grow to hundreds of MB over a large file:
-        # a minor collection every GARBAGE_BYTES downloaded keeps it bounded.
-        def download_to_file(blob, stop)
-          file = Tempfile.new('ruby_llm_search', binmode: true)
-          since_collected = 0
-          blob.download do |chunk|
-            file.write(chunk)
-            since_collected += chunk.bytesize
-            if since_collected >= GARBAGE_BYTES
-              collect_garbage
-              since_collected = 0
-            end
-            break if stop&.call
-          end
-          file.flush
-          file
-        rescue Exception # rubocop:disable Lint/RescueException -- as in texts_for_search
-          file&.close!
-          raise
+          Download.new(blob)
         end
       end
     end

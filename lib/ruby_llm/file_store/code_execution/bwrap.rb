@@ -61,20 +61,34 @@ module RubyLLM
         # +code+ read-only at code_path, and +mounts+ ([host, path in the
         # folder, writable]) inside the folder, read-only unless writable (a
         # tree's writable folder store), and +home_files+ (path in
-        # home => host file) read-only in the home, /tmp.
-        def command(argv, folder:, code:, mounts:, home_files: {}, folder_read_only: false)
+        # home => host file) read-only in the home, /tmp. +root+: the steps
+        # laying a read-only folder out around its mounts (ReadOnlyRoot),
+        # on a tmpfs made read-only once the mounts are bound, instead of
+        # binding it whole, which would need mount points made in it.
+        def command(argv, folder:, code:, mounts:, home_files: {}, folder_read_only: false, root: nil)
           args = [@path, *NAMESPACES, *@ids, *@system]
           @read_only.each { |path| args.push('--ro-bind', path, path) }
           args.push('--size', @tmp_size.to_s) if @tmp_size
-          args.push('--tmpfs', '/tmp', folder_read_only ? '--ro-bind' : '--bind', folder, @workdir)
+          args.push('--tmpfs', '/tmp')
+          work_folder(args, folder, folder_read_only, root)
           home_files.each { |inside, host| args.push('--ro-bind', host, "/tmp/#{inside}") }
           mounts.each do |source, inside, writable|
             args.push(writable ? '--bind' : '--ro-bind', source, "#{@workdir}/#{inside}")
           end
+          args.push('--remount-ro', @workdir) if root
           args.push('--ro-bind', code, code_path(code), '--chdir', @workdir, '--', *argv)
         end
 
         private
+
+        # The run's folder at the work folder: bound whole, or a tmpfs that
+        # the +root+ steps lay out (made read-only once the mounts are in).
+        def work_folder(args, folder, read_only, root)
+          return args.push(read_only ? '--ro-bind' : '--bind', folder, @workdir) unless root
+
+          args.push('--tmpfs', @workdir)
+          root.each { |*step, inside| args.push(*step, "#{@workdir}/#{inside}") }
+        end
 
         # Whether the sandbox can be made with +extra+ arguments; without
         # any, raises when it cannot be made at all.

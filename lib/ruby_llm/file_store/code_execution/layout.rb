@@ -22,6 +22,10 @@ module RubyLLM
       # 'docs/api') is staged, as the inner mount point would have to be
       # made in the outer store's folder.
       #
+      # A read-only default folder gets no mount point: the sandbox lays it
+      # out around the mounts (ReadOnlyRoot), or, when it has too many
+      # entries for that, it is staged.
+      #
       # Without a sandbox nothing can be bound: the default store works in
       # place only when it is a writable folder, and every mount is staged
       # (a read-only folder too: what the code writes under it is refused
@@ -46,10 +50,11 @@ module RubyLLM
         attr_reader :default, :mounts
 
         # The layout of a run over +tree+ (a FileStore::Mounts), +sandboxed+
-        # or not.
-        def initialize(tree, sandboxed:)
-          @default = Part.new(name: '', store: tree.default_store, kind: default_kind(tree.default_store, sandboxed))
+        # or not; +inner+: the runner's own mounts (paths in the folder).
+        def initialize(tree, sandboxed:, inner: [])
           names = tree.mounts.keys
+          @default = Part.new(name: '', store: tree.default_store,
+                              kind: default_kind(tree.default_store, sandboxed, inner + names))
           @mounts = tree.mounts.map do |name, store|
             # A folder with a mount inside it is staged: its mount point
             # would be made in the folder's own store.
@@ -132,8 +137,11 @@ module RubyLLM
           of_kind(:staged).any? { |other| part.name.start_with?("#{other.name}/") }
         end
 
-        def default_kind(store, sandboxed)
-          return :staged if store.local_root.nil? || (!sandboxed && store.read_only?)
+        # A read-only folder with more entries than its mounts can be bound
+        # beside (ReadOnlyRoot) is staged too.
+        def default_kind(store, sandboxed, mounted)
+          return :staged if store.local_root.nil?
+          return :staged if store.read_only? && (!sandboxed || !ReadOnlyRoot.fits?(store.local_root, mounted))
 
           :folder
         end

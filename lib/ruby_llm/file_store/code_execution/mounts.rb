@@ -32,10 +32,15 @@ module RubyLLM
         attr_reader :active, :shadowed
 
         # +links+: symbolic links instead of bind mounts (no sandbox).
-        def initialize(folder, mounts, links:)
+        # +make+: false for a folder that gets no entry (a read-only
+        # store's): the same mounts are active or shadowed, but no mount
+        # point is made in it; the sandbox lays the folder out around them
+        # (ReadOnlyRoot).
+        def initialize(folder, mounts, links:, make: true)
           @folder = folder
           @mounts = mounts
           @links = links
+          @make = make
           @active = []
           @shadowed = []
           @made = []
@@ -50,12 +55,21 @@ module RubyLLM
             elsif taken?(mount.inside)
               @shadowed << mount.inside
             else
-              make(mount)
+              make(mount) if @make
               @active << [mount.source, mount.inside, mount.writable == true]
             end
           end
           @active
+        rescue SystemCallError => e
+          raise Tools::Refusal, "run_code cannot run here: a mount point could not be made in the files' folder " \
+                                "(#{ReadOnlyRoot.reason(e)}). Read the files with read_file and search_files " \
+                                'instead, and tell the user why run_code could not run.'
         end
+
+        # The steps laying the folder out around the active mounts
+        # (ReadOnlyRoot.steps), when setup made no mount point in it; else
+        # nil, and the folder is bound whole.
+        def root = @make || @active.empty? ? nil : ReadOnlyRoot.steps(@folder, paths)
 
         # The paths the mounts take, for a snapshot to skip.
         def paths = @active.map { |_, inside| inside }

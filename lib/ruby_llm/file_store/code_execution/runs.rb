@@ -78,16 +78,19 @@ module RubyLLM
           swept.removed.filter_map { |path, why| path if why == :budget && !Snapshot.hidden?(path) }
         end
 
-        # A read-only store's own folder is bound read-only (Bwrap#command);
-        # +binds+: a tree's mounts (Mounts::Mount), bound after the runner's.
+        # A read-only store's own folder is bound read-only (Bwrap#command),
+        # and gets no mount point: with mounts in it, the sandbox lays it out
+        # around them (ReadOnlyRoot); a staged copy of one is bound
+        # read-only too, but is the run's own. +binds+: a tree's mounts
+        # (Mounts::Mount), bound after the runner's.
         def execute(lang, code_file, folder, tmp, binds: [], folder_read_only: folder_read_only?(folder))
-          mounts = Mounts.new(folder, @mounts + binds, links: !@sandboxed)
+          mounts = Mounts.new(folder, @mounts + binds, links: !@sandboxed, make: !read_only_own?(folder))
           begin
             bound = mounts.setup
             home_files(lang, tmp) unless @sandboxed
             outcome = @sandbox.run([*lang.command, @sandbox.code_path(code_file)],
                                    folder:, code: code_file, mounts: bound, home_files: lang.home_files,
-                                   folder_read_only:,
+                                   folder_read_only:, root: mounts.root,
                                    env: environment(lang, folder, tmp))
           ensure
             mounts.teardown

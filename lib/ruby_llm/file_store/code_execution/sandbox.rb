@@ -57,12 +57,13 @@ module RubyLLM
         # Runs +argv+ in +folder+, with +code+ (a host file) at code_path,
         # +mounts+ ([host path, path in the folder]) and +home_files+ (path
         # in home => host file) read-only, and +env+ as the whole
-        # environment. Returns an Outcome.
-        def run(argv, folder:, code:, env:, mounts: [], home_files: {}, folder_read_only: false)
+        # environment; +root+: the folder laid out around its mounts
+        # (ReadOnlyRoot.steps) instead of bound whole. Returns an Outcome.
+        def run(argv, folder:, code:, env:, mounts: [], home_files: {}, folder_read_only: false, root: nil)
           cgroup = @cgroup_place && Cgroup.new(@cgroup_place, processes: @limits[:processes],
                                                               memory: @limits[:memory])
           argv = ['prlimit', "--nproc=#{@limits[:processes]}", '--', *argv] if !cgroup && @bwrap && !Process.uid.zero?
-          command = @bwrap ? @bwrap.command(argv, folder:, code:, mounts:, home_files:, folder_read_only:) : argv
+          command = @bwrap ? @bwrap.command(argv, folder:, code:, mounts:, home_files:, folder_read_only:, root:) : argv
           command = ['/bin/sh', '-c', JOIN, 'sh', *cgroup.procs_files, '--', *command] if cgroup
           execute(command, folder, env, cgroup)
         ensure

@@ -15,24 +15,13 @@ module RubyLLM
           clone(freeze: false).become_read_only
         end
 
-        # Moves the file or folder at +path+ to +new_path+ under the store's
-        # lock, the bytes not copied; see FileStore#move. A store for an
-        # owner moves only that owner's files (a shared one is refused, as
-        # delete refuses it).
-        def move(path, new_path)
-          path, new_path = FileStores::Native::CopyMove.paths(path, new_path)
-          refuse_if_read_only(path)
-          with_lock do
-            file = visible(@entries[path])&.file
-            sources = file ? [file] : list(path)
-            raise FileNotFoundError, "#{path} does not exist" if sources.empty?
+        # Whether this store has an owner and the file at +path+ is the
+        # shared one (see FileStore#shared_file?).
+        def shared_file?(path)
+          return false unless @owner_key
 
-            targets = move_targets(sources, path, new_path)
-            moved = sources.zip(targets).map { |source, target| move_entry(source, target) }
-            @listings.clear
-            FileStores::Native::CopyMove.move_reads(self, sources.map(&:path), targets)
-            file ? moved.first : moved
-          end
+          owners = with_lock { @entries[FileStore.path(path)] }
+          !owners.nil? && !owners.key?(@owner_key)
         end
 
         protected
@@ -46,31 +35,19 @@ module RubyLLM
 
         private
 
-        # The new paths of +sources+, once each is checked: nothing at
-        # +new_path+, no file on the way, and each source this store's own.
-        def move_targets(sources, path, new_path)
-          raise FileExistsError, new_path if visible(@entries[new_path]) || folder?(new_path)
-
-          sources.map do |source|
-            if @owner_key && !@entries[source.path].key?(@owner_key)
-              raise ArgumentError, FileStore.shared_file_message(source.path)
-            end
-
-            target = FileStores::Native::CopyMove.new_path_of(source.path, path, new_path)
-            check_place(target)
-            target
-          end
+        # FileStore#move's step (see CopyMove): each entry put at its new
+        # path, the bytes not copied.
+        def move_entries(_path, _new_path, moves)
+          moved = moves.map { |move| move_entry(move[:file], move[:to], move[:content_type]) }
+          @listings.clear
+          moved
         end
 
-        # Moves this store's entry of +source+ to +target+: the same bytes,
-        # the content type of the new name where it came from the old one.
-        def move_entry(source, target)
+        def move_entry(source, target, content_type)
           owners = @entries[source.path]
           entry = owners.delete(@owner_key)
           @entries.delete(source.path) if owners.empty?
           old = entry.file
-          derived = old.content_type == FileStores::Native.content_type_for(old.path, entry.bytes)
-          content_type = derived ? FileStores::Native.content_type_for(target, entry.bytes) : old.content_type
           file = StoredFile.new(path: target, byte_size: old.byte_size, content_type:, digest: old.digest,
                                 updated_at: old.updated_at)
           (@entries[target] ||= {})[@owner_key] = Entry.new(entry.bytes, file)

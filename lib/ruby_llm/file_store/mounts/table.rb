@@ -48,7 +48,7 @@ module RubyLLM
           case value
           when RubyLLM::FileStore then value
           when :memory then FileStore::Memory.new
-          when String, Pathname then NativeDir.new(value.to_s)
+          when String, Pathname then NativeDir.new(RubyLLM::FileStore.folder_argument(value))
           else
             raise ArgumentError, "#{what} must be a RubyLLM::FileStore, :memory or a folder path, not #{value.inspect}"
           end

@@ -117,11 +117,14 @@ module RubyLLM
                    replaces: move_to && existing(move_to, 'Move to'))
         end
 
+        # The hunks apply to the file's text as read_file shows it, and the
+        # result is in the file's encoding, with its byte order mark (see
+        # EditFile#apply_to).
         def updated(parsed, index, path, hunks, budget)
           outcome = parsed.apply(index, store.read(path), budget.room, budget.seconds_left)
-          return outcome.content if outcome.applied?
-
-          raise Refusal, PatchRefusal.message(outcome, path, hunks, budget.room)
+          outcome.applied? ? outcome.content : raise(Refusal, PatchRefusal.message(outcome, path, hunks, budget.room))
+        rescue RubyLLM::FileStore::ConversionError => e
+          raise Refusal, PatchRefusal.unwritable(path, e)
         end
       end
     end

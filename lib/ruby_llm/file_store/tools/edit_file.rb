@@ -94,12 +94,18 @@ module RubyLLM
             raise(Refusal, "Edit #{number}: #{path} does not exist. Create it with write_file.")
         end
 
+        # The edits apply to the file's text as read_file shows it, and the
+        # result is written in the file's encoding (UTF-16 and UTF-32 too),
+        # with its byte order mark; a file whose text could not be written
+        # back as it was raises ConversionError, said for the model here.
         def apply_to(path, bytes, changes, room)
           edits = changes.map { |c| { old_text: c.old_text, new_text: c.new_text, replace_all: c.replace_all } }
           outcome = FileStores::Native.apply_edits_within(bytes, edits, room)
           return [outcome.content, outcome.counts] if outcome.applied?
 
           raise Refusal, EditRefusal.message(outcome, changes[outcome.index].number, path, room)
+        rescue RubyLLM::FileStore::ConversionError => e
+          raise Refusal, "Edit #{changes.first.number}: #{path} cannot be edited: #{e.message}. Nothing was changed."
         end
 
         def write_all(planned)

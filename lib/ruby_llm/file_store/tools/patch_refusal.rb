@@ -23,6 +23,12 @@ module RubyLLM
           "#{text} Nothing was changed."
         end
 
+        # The message for +path+, whose text could not be written back in
+        # its encoding as it was (+error+, a ConversionError, says why).
+        def unwritable(path, error)
+          "#{path} cannot be patched: #{error.message}. Nothing was changed."
+        end
+
         # The message for a Delete or an Update (+what+) of a +path+ that is not there.
         def missing(path, what)
           how = what == 'Update' ? ' To create it, use *** Add File.' : ''

@@ -7,6 +7,7 @@ module RubyLLM
       # this gem reads.
       class Configuration
         include ConverterSettings
+        include UrlSettings
       end
     end
   end

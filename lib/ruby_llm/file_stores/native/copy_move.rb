@@ -5,21 +5,16 @@ require 'tempfile'
 module RubyLLM
   module FileStores
     module Native
-      # FileStore#move for a store that has only the five methods: under the
-      # store's lock, copies each file (read, then write at its new path),
-      # then deletes the originals. A copy that fails takes the copies made
-      # before it away again, so the source stays as it was. The read
-      # digests move with the files. Stores that can rename natively
-      # (NativeDir, Memory, Active Storage) override #move. Included by
-      # StoreMethods.
+      # FileStore#move, the one move of every store: the checks, the lock,
+      # the owner rule, the content type of a moved file and the read
+      # digests are here; a store gives only the step that moves its files
+      # (+move_entries+). This default step, for a store that has only the
+      # five methods, copies each file (read, then write at its new path),
+      # then deletes the originals; a copy that fails takes the copies made
+      # before it away again, so the source stays as it was. NativeDir
+      # renames on disk, Memory moves its entries, Active Storage updates
+      # its rows. Included by StoreMethods.
       module CopyMove
-        # Whether the store refuses every change with
-        # RubyLLM::FileStore::ReadOnlyError. False unless made with
-        # read_only: true.
-        def read_only?
-          false
-        end
-
         # Moves the file at +path+, or the folder with everything in it, to
         # +new_path+ (missing folders are made). Returns the moved StoredFile,
         # or for a folder the moved files sorted by path. Raises
@@ -27,22 +22,44 @@ module RubyLLM
         # RubyLLM::FileExistsError when something is at +new_path+ (never
         # overwritten), RubyLLM::FileStore::ReadOnlyError on a read-only
         # store, ArgumentError for a bad path or a folder moved into itself.
+        # A store for an owner moves only that owner's files: a shared one
+        # is refused with ArgumentError, as delete refuses it.
         def move(path, new_path)
           path, new_path = CopyMove.paths(path, new_path)
-          refuse_if_read_only(path)
-
           with_lock do
             file = self[path]
             sources = file ? [file] : list(path)
             raise RubyLLM::FileNotFoundError, "#{path} does not exist" if sources.empty?
-            raise RubyLLM::FileExistsError, new_path if self[new_path] || !list(new_path).empty?
 
-            CopyMove.check_way(self, new_path)
-
-            moved = copy_all(sources, path, new_path)
-            CopyMove::Originals.delete(self, sources, self, moved)
-            CopyMove.move_reads(self, sources.map(&:path), moved.map(&:path))
+            moves = CopyMove.plan(self, sources, path, new_path)
+            moved = move_entries(path, new_path, moves)
+            CopyMove.move_reads(self, sources.map(&:path), moves.map { |move| move[:to] })
             file ? moved.first : moved.sort_by(&:path)
+          end
+        end
+
+        # Whether this store has an owner and the file at +path+ is not
+        # theirs but shared (without an owner): it may neither delete nor
+        # move it. False for a store without owners.
+        def shared_file?(_path)
+          false
+        end
+
+        # What a move does, checked before anything moves: refuses it when
+        # something is at +new_path+ (never overwritten), a file is on the
+        # way to it, or one of +sources+ is shared and the store has an
+        # owner; else each source with its new path and the content type it
+        # has there, as { file:, to:, content_type: }.
+        def self.plan(store, sources, path, new_path)
+          raise RubyLLM::FileExistsError, new_path if store[new_path] || !store.list(new_path).empty?
+
+          check_way(store, new_path)
+          shared = sources.find { |source| store.shared_file?(source.path) }
+          raise ArgumentError, RubyLLM::FileStore.shared_file_message(shared.path) if shared
+
+          sources.map do |source|
+            to = new_path_of(source.path, path, new_path)
+            { file: source, to:, content_type: moved_content_type(source.content_type, source.path, to) }
           end
         end
 
@@ -74,9 +91,10 @@ module RubyLLM
         end
 
         # The content type a file of +content_type+ has once moved from +path+
-        # to +new_path+, for a store that cannot read the bytes for it: the
-        # new name's type where the old name gave the type (or both are text),
-        # and the new name gives one; else the type it had.
+        # to +new_path+, the one rule of every store: the new name's type
+        # where the old name gave the type (or both are text), and the new
+        # name gives one; else the type it had. (A folder on disk keeps no
+        # type: NativeDir names it from the name and the bytes, as always.)
         def self.moved_content_type(content_type, path, new_path)
           return content_type if File.basename(path) == File.basename(new_path)
 
@@ -138,35 +156,25 @@ module RubyLLM
 
         private
 
-        # Raises RubyLLM::FileStore::ReadOnlyError for +path+ on a read-only
-        # store: the first step of every change.
-        def refuse_if_read_only(path)
-          raise RubyLLM::FileStore::ReadOnlyError, RubyLLM::FileStore.path(path) if read_only?
+        # The step of a move that moves the files of +moves+ (see plan) from
+        # +path+ to +new_path+, under the store's lock, once every check
+        # passed; returns the moved StoredFiles in the order of +moves+. This
+        # default copies, then deletes the originals.
+        def move_entries(_path, _new_path, moves)
+          moved = copy_all(moves)
+          CopyMove::Originals.delete(self, moves.map { |move| move[:file] }, self, moved)
+          moved
         end
 
-        # Writes a copy of each of +sources+ under +new_path+; when one fails,
-        # deletes the copies written and raises.
-        def copy_all(sources, path, new_path)
-          copies = []
-          sources.each do |source|
-            target = CopyMove.new_path_of(source.path, path, new_path)
-            copies << CopyMove.copy_file(self, source, self, target, content_type: CopyMove.moved_content_type(
-              source.content_type, source.path, target
-            ))
-          end
-          copies
-        rescue StandardError
-          remove_copies(copies)
-          raise
-        end
-
-        # Deletes the copies a failed move made, each as far as it goes: the
-        # error that stopped the move is the one to raise.
-        def remove_copies(copies)
-          copies.each do |copy|
-            delete(copy.path)
+        # Writes a copy of each file of +moves+ at its new path. When one
+        # fails, the copies written are deleted, each as far as it goes, and
+        # the error that stopped the move is raised.
+        def copy_all(moves)
+          moves.each_with_object([]) do |move, copies|
+            copies << CopyMove.copy_file(self, move[:file], self, move[:to], content_type: move[:content_type])
           rescue StandardError
-            nil
+            copies.each { |copy| delete(copy.path) rescue nil } # rubocop:disable Style/RescueModifier
+            raise
           end
         end
       end

@@ -46,6 +46,11 @@ module RubyLLM
           raise NotImplementedError, "#{self.class} must implement delete(path)"
         end
 
+        # Whether the store refuses every change with
+        # RubyLLM::FileStore::ReadOnlyError (see ReadOnlyGuard). False unless
+        # made with read_only: true.
+        def read_only? = false
+
         # The files inside +folder+ (as #list gives them) and what the store
         # left out, in a RubyLLM::FileStore::Listing. A store that keeps its
         # files where names it cannot use can appear (a folder on disk) says

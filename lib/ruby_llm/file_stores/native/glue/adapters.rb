@@ -2,6 +2,7 @@
 
 require_relative 'adapters/need'
 require_relative 'adapters/line'
+require_relative 'adapters/attachment_content'
 require_relative 'adapters/chat_hooks'
 require_relative 'adapters/agent_hooks'
 require_relative 'adapters/record_hooks'

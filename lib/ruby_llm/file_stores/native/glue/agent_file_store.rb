@@ -95,6 +95,7 @@ module RubyLLM
 
             mounts.each do |name, store|
               FileStore::Mounts::Table.check_name(name)
+              RubyLLM::FileStore.folder_argument(store) if store.is_a?(String)
               next if store == :memory || store.is_a?(Proc) || store.is_a?(String) || store.is_a?(Pathname) ||
                       store.is_a?(RubyLLM::FileStore)
 
@@ -104,6 +105,7 @@ module RubyLLM
           end
 
           def check_store(store)
+            RubyLLM::FileStore.folder_argument(store) if store.is_a?(String)
             return if store.equal?(Setup::DEFAULT) || store == :memory || store.is_a?(Proc) ||
                       store.is_a?(String) || store.is_a?(Pathname) || store.is_a?(RubyLLM::FileStore) ||
                       store.equal?(:__removed__)

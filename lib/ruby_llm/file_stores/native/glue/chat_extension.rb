@@ -12,8 +12,8 @@ module RubyLLM
         # the tool loop (long results, files tools return, tool writes) come
         # from the adapter of the loaded ruby_llm (see Adapters); with none,
         # with_file_store raises IncompatibleRubyLLMError. chat.messages never
-        # changes for attachments; a tool result message keeps what the model
-        # saw.
+        # changes for attachments, nor for the files a tool returns; a long
+        # tool result's message keeps the start the model saw.
         module ChatExtension
           # Attachment types providers generally cannot take (Office files and
           # the like): sent as converted text, or as a line.

@@ -14,20 +14,12 @@ module RubyLLM
         class ChatFiles
           NOT_KEPT = Object.new.freeze
           private_constant :NOT_KEPT
+          # An attachment not kept for a reason the model is told (a URL
+          # that could not be fetched).
+          NotKept = Struct.new(:reason)
+          private_constant :NotKept
 
           attr_reader :setup
-
-          # How a chat's messages look to ChatFiles, for plain objects with
-          # role, content and attachments; an adapter answers the same for
-          # ruby_llm's (see Adapters).
-          module PlainMessages
-            module_function
-
-            def attachments(message) = message.attachments || []
-            def text(message) = message.content
-            def supported?(_attachment) = true
-            def shown(attachment) = attachment
-          end
 
           # +on_write+ is called with each StoredFile the conversation writes.
           # +shape+ reads messages: attachments, text, supported? and
@@ -38,7 +30,11 @@ module RubyLLM
             @shape = shape
             @keeper = Keeper.new(setup.store)
             @long_results = LongResults.new(setup.store, limit: setup.inline_limit, keeper: @keeper)
-            @kept = ObjectSpace::WeakMap.new # attachment => StoredFile, or NOT_KEPT
+            @kept = ObjectSpace::WeakMap.new # attachment => StoredFile, NOT_KEPT or a NotKept
+            @returned = ObjectSpace::WeakMap.new # files tools (other than read_file) returned => true
+            # A WeakMap holds its values weakly too: each NotKept is held
+            # here, so the reason stays known and the URL is not fetched again.
+            @reasons = {}
             @kept_lock = Mutex.new
             @pending_reads = []
           end
@@ -55,12 +51,23 @@ module RubyLLM
           # store with keep_blob, so the two share it.
           def kept_file(attachment, blob: nil)
             known = @kept_lock.synchronize { @kept[attachment] }
-            return known.equal?(NOT_KEPT) ? nil : known if known
+            return known.is_a?(RubyLLM::StoredFile) ? known : nil if known
 
-            file = keep(attachment, blob || AttachmentBlobs.of(attachment))
-            @kept_lock.synchronize { @kept[attachment] = file || NOT_KEPT }
-            file
+            outcome = keep(attachment, blob || AttachmentBlobs.of(attachment))
+            @kept_lock.synchronize { @kept[attachment] = outcome || NOT_KEPT }
+            outcome.is_a?(RubyLLM::StoredFile) ? outcome : nil
           end
+
+          # Why +attachment+ was not kept when the model is told (a URL that
+          # could not be fetched: "the server answered 404 Not Found"), else nil.
+          def not_kept_reason(attachment)
+            known = @kept_lock.synchronize { @kept[attachment] }
+            known.is_a?(NotKept) ? known.reason : nil
+          end
+
+          # Whether +attachment+ is a file a tool returned (other than
+          # read_file), which the model sees as its line at once.
+          def returned_by_tool?(attachment) = @kept_lock.synchronize { @returned.key?(attachment) }
 
           # Keeps the attachments of +message+.
           def keep_message(message)
@@ -76,7 +83,8 @@ module RubyLLM
           def view(messages, supported: @shape.method(:supported?), rebuild: @shape.method(:rebuild),
                    show: @shape.method(:shown))
             view = RequestView.new(kept: method(:kept_file), supported:, convert: method(:converted_text),
-                                   rebuild:, inline_limit:, shape: @shape, show:)
+                                   rebuild:, inline_limit:, shape: @shape, show:,
+                                   not_kept: method(:not_kept_reason), at_once: method(:returned_by_tool?))
             list = view.call(messages)
             @kept_lock.synchronize { @pending_reads = view.sent_text_files }
             list
@@ -88,16 +96,24 @@ module RubyLLM
             files.each { |file| store.record_read(file.path, file.digest || Native.sha256_hex(store.read(file.path))) }
           end
 
-          # What the model gets for +result+ from +tool+ (named +tool_name+,
-          # called with +arguments+): files become lines at once and are
-          # kept, and long results are saved (see LongResults). read_file's
+          # What the tool result message holds for +result+ from +tool+
+          # (named +tool_name+, called with +arguments+): the files a tool
+          # returns stay in it as they are, and are kept (the request shows
+          # them as lines at once: see RequestView); a long text is saved
+          # and the message holds its start (see LongResults). read_file's
           # files are the store's own, shown in full until the next question.
           def tool_result(tool_name, tool, result, arguments = {})
             return tool_content(remember_read(result, arguments)) if own_read_file?(tool)
 
-            result = files_as_lines(result) if LongResults.file_like?(result) || LongResults.attachments?(result)
             tool_limit = tool.class.respond_to?(:inline_limit) ? tool.class.inline_limit : nil
-            tool_content(@long_results.shape(tool_name, result, tool_limit:, on_write: @on_write).first)
+            # As the shape's ruby_llm reads it (its ArgumentError for a mix it refuses).
+            split = (@shape.respond_to?(:tool_files) ? @shape : PlainMessages).tool_files(result)
+            return tool_content(shape_text(tool_name, result, tool_limit)) unless split
+
+            text, files = split
+            keep_returned(files)
+            shaped = shape_text(tool_name, text, tool_limit)
+            tool_content(shaped.equal?(text) ? result : [shaped, *files])
           end
 
           # The converted text of a kept file, or nil when nothing reads its
@@ -113,7 +129,8 @@ module RubyLLM
           def keep(attachment, blob = nil)
             return nil if attachment.respond_to?(:provider_file?) && attachment.provider_file?
 
-            bytes = attachment.content
+            bytes = bytes_of(attachment)
+            return bytes if bytes.is_a?(NotKept)
             return nil unless bytes.is_a?(String)
 
             file, written = @keeper.keep_attachment(Keeper.safe_name(attachment.filename), bytes,
@@ -126,6 +143,14 @@ module RubyLLM
           rescue ArgumentError => e # a name no store takes: the attachment goes as it is
             Native.logger.warn("RubyLLM::FileStores: attachment not kept in the chat's files: #{e.message}")
             nil
+          end
+
+          # The bytes of +attachment+: its content, or for a URL what a
+          # careful fetch gets (see UrlAttachment), or a NotKept saying why not.
+          def bytes_of(attachment)
+            UrlAttachment.url(attachment) ? UrlAttachment.bytes(attachment, shape: @shape, store:) : attachment.content
+          rescue UrlFetch::Refused => e
+            @kept_lock.synchronize { @reasons[e.message] ||= NotKept.new(e.message).freeze }
           end
 
           # The attachment's type when it is a plain media type (an uploaded
@@ -166,19 +191,18 @@ module RubyLLM
             result
           end
 
-          # A tool's files kept and named in lines; a file that cannot be
-          # kept goes as it is.
-          def files_as_lines(result)
-            parts = Array(result).flatten.compact
-            texts, files = parts.partition { |part| part.is_a?(String) }
-            lines = []
-            unkept = files.reject do |part|
-              file = kept_file(part)
-              lines << Lines.kept(file) if file
-              file
+          # A tool's files kept, and known as returned by a tool.
+          def keep_returned(files)
+            files.each do |file|
+              kept_file(file)
+              @kept_lock.synchronize { @returned[file] = true }
             end
-            text = Lines.append(texts.join("\n\n"), lines)
-            unkept.empty? ? text : [text, *unkept]
+          end
+
+          # +text+ as the message holds it: itself, or the start of a long
+          # one saved in the store.
+          def shape_text(tool_name, text, tool_limit)
+            @long_results.shape(tool_name, text, tool_limit:, on_write: @on_write).first
           end
         end
       end

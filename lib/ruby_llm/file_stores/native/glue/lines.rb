@@ -14,6 +14,21 @@ module RubyLLM
             "#{file.path} (#{file.content_type}, #{file.human_size}) is in this chat's files."
           end
 
+          # The most characters of a URL a line shows.
+          MAX_URL = 300
+
+          # The line a URL attachment that could not be kept becomes, beside
+          # the URL itself: "https://example.com/clip.mp4 could not be kept
+          # in this chat's files: the server answered 404 Not Found.
+          # read_file cannot open it." The URL is shown on one line, cut to
+          # MAX_URL characters.
+          def url_not_kept(url, reason)
+            shown = url.to_s.dup.force_encoding(Encoding::UTF_8).scrub('_').gsub(/[[:cntrl:]]/, '_')
+                       .gsub(Names::UNSEEN, '_')
+            shown = "#{shown[0, MAX_URL]}..." if shown.size > MAX_URL
+            "#{shown} could not be kept in this chat's files: #{reason}. read_file cannot open it."
+          end
+
           # An attachment the provider cannot take, as its converted text: up
           # to +limit+ characters (nil: all), with a note when there is more.
           # Its name and type are escaped: a quote or > in them ends nothing.

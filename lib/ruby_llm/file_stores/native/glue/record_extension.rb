@@ -152,6 +152,7 @@ module RubyLLM
           # default_file_store). Returns the record, so calls chain.
           def with_file_store(store = Setup::DEFAULT, tools: FileStore::Tools::DEFAULT,
                               inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil)
+            RecordChecks.saved!(self) unless store.nil?
             to_llm.with_file_store(store, tools:, inline_limit:, owner:, mounts:)
             self
           end

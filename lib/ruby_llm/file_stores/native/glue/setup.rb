@@ -43,10 +43,13 @@ module RubyLLM
             resolved = case store
                        when DEFAULT then default.call
                        when :memory then FileStore::Memory.new
-                       when String, Pathname then NativeDir.new(store.to_s)
+                       when String, Pathname then NativeDir.new(RubyLLM::FileStore.folder_argument(store))
                        else store
                        end
-            return resolved if resolved.is_a?(RubyLLM::FileStore)
+            if resolved.is_a?(RubyLLM::FileStore)
+              RecordChecks.table!(resolved)
+              return resolved
+            end
 
             raise ArgumentError, 'a file store is a folder path, :memory, a RubyLLM::FileStore, or nil to remove it; ' \
                                  "not #{store.inspect}"

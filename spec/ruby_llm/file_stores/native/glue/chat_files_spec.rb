@@ -49,12 +49,67 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::ChatFiles do
     expect(store.read_digest('chart.png')).to be_nil
   end
 
-  it 'makes files a tool returns lines at once, kept in the store' do
+  it 'keeps the files a tool returns in its message, and sends them as lines at once, one per file' do
+    png = lambda {
+      RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
+                                                content: "\x89PNG\r\n\x1A\n".b)
+    }
+    result = ['Here it is', png.call, png.call]
+    held = files.tool_result('fetch_chart', Object.new, result)
+    expect(held).to equal(result)
+    question = message.new(role: :user, content: 'Chart?', attachments: [])
+    answer = message.new(role: :tool, content: held.first, attachments: held.drop(1))
+    sent = files.view([question, answer], supported: ->(_) { true }, rebuild:).last
+    expect(sent.content).to eq("Here it is\n\nchart.png (image/png, 8 bytes) is in this chat's files.")
+    expect(sent.attachments).to eq([])
+    expect(answer.attachments.size).to eq(2)
+    expect(store.read('chart.png')).to eq("\x89PNG\r\n\x1A\n".b)
+  end
+
+  describe 'a URL attachment' do
+    url_attachment = Struct.new(:source, :filename, :mime_type, keyword_init: true) do
+      def url? = true
+      def content = raise('the gem fetches a URL itself')
+    end
+
+    around do |example|
+      @server = UrlServer.start('a.md' => [200, "# A\n"], 'gone.md' => [404, 'no'])
+      RubyLLM.config.attachment_url_allowed_hosts = ['127.0.0.1']
+      example.run
+    ensure
+      RubyLLM.config.instance_variable_set(:@attachment_url_allowed_hosts, nil)
+      @server&.stop
+    end
+
+    define_method(:at) do |name|
+      url_attachment.new(source: @server.url(name), filename: name, mime_type: 'text/markdown')
+    end
+
+    it 'is fetched once and kept, or not kept with the reason the model is told' do
+      kept = at('a.md')
+      gone = at('gone.md')
+      2.times { files.keep_message(message.new(role: :user, attachments: [kept, gone])) }
+      expect(store.read('a.md')).to eq("# A\n")
+      expect([files.not_kept_reason(kept),
+              files.not_kept_reason(gone)]).to eq([nil, 'the server answered 404 Not Found'])
+      expect(@server.requests.map(&:first)).to eq(%w[/a.md /gone.md])
+    end
+
+    it 'is not fetched for a read-only store, which keeps nothing' do
+      read_only = described_class.new(RubyLLM::FileStores::Native::Glue::Setup.build(
+                                        RubyLLM::FileStore::Memory.new(read_only: true), default: -> {}
+                                      ))
+      expect(read_only.kept_file(at('a.md'))).to be_nil
+      expect(@server.requests).to eq([])
+    end
+  end
+
+  it 'refuses a mix of files and other values in a tool result, as ruby_llm does' do
     png = RubyLLM::FileStore::Tools::FileResult.new(path: 'x', filename: 'chart.png', content_type: 'image/png',
                                                     content: "\x89PNG\r\n\x1A\n".b)
-    sent = files.tool_result('fetch_chart', Object.new, ['Here it is', png])
-    expect(sent).to eq("Here it is\n\nchart.png (image/png, 8 bytes) is in this chat's files.")
-    expect(store.read('chart.png')).to eq("\x89PNG\r\n\x1A\n".b)
+    expect { files.tool_result('fetch_chart', Object.new, ['Here', 42, png]) }
+      .to raise_error(ArgumentError,
+                      'Tool results mixing attachments can only contain Strings and RubyLLM::Attachments')
   end
 
   it "leaves read_file's files as they are, known by their path for the lines later" do

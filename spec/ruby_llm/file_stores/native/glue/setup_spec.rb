@@ -25,6 +25,18 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::Setup do
     expect(memory).not_to equal(build(:memory).store)
   end
 
+  it "refuses the String 'memory' (from YAML or ENV), naming :memory, and makes no folder; a Pathname is a folder" do
+    Dir.chdir(@tmp) do
+      ['memory', ' Memory ', ':memory'].each do |value|
+        expect { build(value) }.to raise_error(ArgumentError, %r{pass the Symbol :memory .* pass '\./memory'})
+        expect { build(:memory, mounts: { 'scratch' => value }) }.to raise_error(ArgumentError, /Symbol :memory/)
+      end
+      expect(Dir.children(@tmp)).to eq([])
+      expect(build(Pathname('memory')).store.local_root).to eq(File.join(File.realpath(@tmp), 'memory'))
+      expect(build('./memory').store).to be_a(RubyLLM::NativeDir)
+    end
+  end
+
   it 'takes a store as it is, and gives its tools that store' do
     store = RubyLLM::FileStore::Memory.new
     setup = build(store, tools: :read, inline_limit: 20_000)

@@ -14,8 +14,6 @@ module RubyLLM
 
             def records_usable? = self::RECORD_NEEDS.all?(&:met?)
 
-            def records_missing = self::RECORD_NEEDS.reject(&:met?).map(&:to_s)
-
             def line = self::LINE
 
             # Puts the adapter's Chat and Agent hooks into ruby_llm.

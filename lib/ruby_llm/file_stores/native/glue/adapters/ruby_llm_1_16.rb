@@ -31,6 +31,7 @@ module RubyLLM
                 Need.public_method('RubyLLM::Chat', name, 'with_file_store')
               end,
               Need.constant_named('RubyLLM::Content', 'reading and building attachments'),
+              AttachmentContent::NEED,
               Need.public_method('RubyLLM::Message', :content=, 'sending messages with other attachments'),
               Need.class_method('RubyLLM::Agent', :apply_configuration, 'the agent file_store macro'),
               Need.class_method('RubyLLM::Agent', :runtime_context, 'lambdas in the agent file_store macro')
@@ -133,6 +134,21 @@ module RubyLLM
               texts, files = result.partition { |part| part.is_a?(String) }
               ::RubyLLM::Content.new(texts.empty? ? nil : texts.join("\n\n"), files)
             end
+
+            # A tool's result as [text, files] when it holds files: a
+            # RubyLLM::Content with files, or as ChatFiles reads plain results
+            # (a file, an Array of Strings and files; main's words for a mix
+            # it refuses); else nil.
+            def tool_files(result)
+              if result.is_a?(::RubyLLM::Content)
+                return result.attachments.empty? ? nil : [result.text.to_s, result.attachments]
+              end
+
+              ChatFiles::PlainMessages.tool_files(result)
+            end
+
+            def loaded_content(attachment) = AttachmentContent.loaded_content(attachment)
+            def preload(attachment, bytes) = AttachmentContent.preload(attachment, bytes)
 
             # A copy of +message+ with +text+ and +attachments+ (the same
             # Attachment objects): the chat's own messages never change.

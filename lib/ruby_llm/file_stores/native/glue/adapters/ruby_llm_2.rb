@@ -36,6 +36,8 @@ module RubyLLM
                 message && message.new(role: :user, content: 'probe').instance_variable_get(:@content) == 'probe'
               end,
               Need.public_method('RubyLLM::Attachment', :provider_file?, 'sending provider uploads as they are'),
+              AttachmentContent::NEED,
+              Need.class_method('RubyLLM::Tool', :split_result, "reading tool results' files"),
               Need.class_method('RubyLLM::Agent', :apply_configuration, 'the agent file_store macro'),
               Need.class_method('RubyLLM::Agent', :runtime_context, 'lambdas in the agent file_store macro')
             ].freeze
@@ -100,6 +102,17 @@ module RubyLLM
             def supported?(attachment)
               attachment.provider_file? || !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)
             end
+
+            # A tool's result as [text, files] when it holds files, as ruby_llm
+            # splits it (its own ArgumentError for a mix it refuses), else nil.
+            def tool_files(result)
+              files = result.is_a?(::RubyLLM::Attachment) ||
+                      (result.is_a?(Array) && result.flatten.any?(::RubyLLM::Attachment))
+              files ? ::RubyLLM::Tool.split_result(result) : nil
+            end
+
+            def loaded_content(attachment) = AttachmentContent.loaded_content(attachment)
+            def preload(attachment, bytes) = AttachmentContent.preload(attachment, bytes)
 
             # A copy of +message+ with +text+ and +attachments+: the chat's own
             # messages never change. ruby_llm 2.0's messages keep their text in
