@@ -16,9 +16,9 @@
 //! the file keeps its final newline or its lack of one (Codex always ends
 //! the file with one).
 //!
-//! The file's lines are read once per level for all its hunks (see
-//! [`super::seek`]), and the work stops with [`HunkError::OutOfTime`] when
-//! the caller's deadline passes first.
+//! Each search is linear in the lines it reads (see [`super::seek`]), and
+//! the work stops with [`HunkError::OutOfTime`] when the caller's deadline
+//! passes first.
 
 use std::borrow::Cow;
 use std::time::Instant;
@@ -27,7 +27,7 @@ use file_stores_base::cancel::Cancel;
 use file_stores_base::error::Result;
 
 use super::parse::{Hunk, Line};
-use super::seek::{seek, LineIndex, Lines, Seek, Watch};
+use super::seek::{seek, Lines, Seek, Watch};
 
 /// Why a file's hunks could not be applied. `hunk` counts from 0 in the
 /// file's hunks; line numbers (`from`, `lines`) count from 1.
@@ -83,14 +83,13 @@ pub fn apply(
     }
     let watch = Watch { cancel, deadline };
     let file = FileLines::of(content);
-    let mut index = LineIndex::new(&file);
     let mut placed = Vec::with_capacity(hunks.len());
     let mut line_index = 0;
     for (number, hunk) in hunks.iter().enumerate() {
         if watch.out_of_time()? {
             return Ok(Err(HunkError::OutOfTime { hunk: number }));
         }
-        match place(&mut index, hunk, number, line_index, &watch)? {
+        match place(&file, hunk, number, line_index, &watch)? {
             Ok((one, next)) => {
                 placed.push(one);
                 line_index = next;
@@ -145,7 +144,7 @@ pub fn apply(
 
 /// Where `hunk` goes, searching from `from`, and the line after it.
 fn place<'h>(
-    index: &mut LineIndex<'_, FileLines<'_>>,
+    views: &FileLines<'_>,
     hunk: &'h Hunk,
     number: usize,
     mut from: usize,
@@ -153,7 +152,7 @@ fn place<'h>(
 ) -> Result<std::result::Result<(Placed<'h>, usize), HunkError>> {
     let out_of_time = HunkError::OutOfTime { hunk: number };
     for header in &hunk.headers {
-        match seek(index, &[header.as_str()], from, false, false, watch)? {
+        match seek(views, &[header.as_str()], from, false, false, watch)? {
             Seek::Found { at, .. } => from = at + 1,
             Seek::OutOfTime => return Ok(Err(out_of_time)),
             _ => {
@@ -169,7 +168,7 @@ fn place<'h>(
     let mut old: Vec<&str> = hunk.old_lines().collect();
     if old.is_empty() {
         let at = if hunk.headers.is_empty() || hunk.end_of_file {
-            index.lines().count()
+            views.count()
         } else {
             from
         };
@@ -182,7 +181,7 @@ fn place<'h>(
             from,
         )));
     }
-    let mut found = seek(index, &old, from, hunk.end_of_file, true, watch)?;
+    let mut found = seek(views, &old, from, hunk.end_of_file, true, watch)?;
     if found == Seek::Missing && old.last() == Some(&"") {
         // Drop the trailing empty lines it expects, and look again.
         while let Some(last) = body.iter().rposition(|l| !matches!(l, Line::Add(_))) {
@@ -195,7 +194,7 @@ fn place<'h>(
             }
         }
         if !old.is_empty() {
-            found = seek(index, &old, from, hunk.end_of_file, true, watch)?;
+            found = seek(views, &old, from, hunk.end_of_file, true, watch)?;
         }
     }
     Ok(match found {

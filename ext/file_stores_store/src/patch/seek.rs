@@ -12,12 +12,13 @@
 //! (file lines) x (hunk lines) comparisons: a hunk of 24,000 lines of `a`
 //! ending in a line the file lacks, over 48,000 lines of `a`, took a minute.
 //! Here a run is found with Knuth-Morris-Pratt over lines, which never goes
-//! back in the file: at most 2 x (file lines + run lines) comparisons of two
-//! lines, each stopping at their first difference (lengths first). Each line
-//! is read as a level sees it ([`key`]) once per file, when that level is
-//! first needed ([`LineIndex`], kept for the file's later hunks), so the
-//! comparisons do not trim or map a line again. It finds every place, as
-//! the per-start scan did, and the same first level wins.
+//! back in the file: each file line is read as the level sees it ([`key`])
+//! once per search, and compared at most a few times on average with a
+//! line of the run (at most 2 x (file lines + run lines) comparisons in
+//! all), each comparison stopping at the first difference, lengths first.
+//! So a search is linear in the bytes it reads, keeps nothing per file
+//! line, and finds every place, as the per-start scan did; the same first
+//! level wins.
 //!
 //! A search checks for cancel, and for its deadline, every 4,096 steps.
 
@@ -157,107 +158,18 @@ fn as_ascii(c: char) -> char {
     }
 }
 
-/// A file's lines as one level reads them.
-enum Keys {
-    /// The lines themselves (the exact level).
-    Lines,
-    /// Each line's key as (bytes of the line skipped before it, its length):
-    /// a slice of the line (the whitespace levels).
-    Slices(Vec<(u32, u32)>),
-    /// Each line's key copied into `text`, ending at `ends[i]` (punctuation
-    /// read as ASCII, which may change the bytes).
-    Copied { text: String, ends: Vec<usize> },
-}
-
-/// The lines of one file as each level reads them, made on first use and
-/// kept for all the searches of its hunks. Memory: none for the exact
-/// level, 8 bytes a line for each whitespace level, and a copy of the text
-/// and 8 bytes a line for the punctuation level.
-pub struct LineIndex<'l, L: Lines + ?Sized> {
-    lines: &'l L,
-    levels: [Option<Keys>; 4],
-}
-
-impl<'l, L: Lines + ?Sized> LineIndex<'l, L> {
-    pub fn new(lines: &'l L) -> Self {
-        LineIndex {
-            lines,
-            levels: [None, None, None, None],
-        }
-    }
-
-    pub fn lines(&self) -> &'l L {
-        self.lines
-    }
-
-    /// The keys at `level`, made on first use; `None` past the deadline
-    /// (nothing is kept, so the next call starts over).
-    fn keys(&mut self, level: Level, watch: &Watch) -> Result<Option<&Keys>> {
-        let slot = level as usize;
-        if self.levels[slot].is_none() {
-            let lines = self.lines;
-            let count = lines.count();
-            let keys = match level {
-                Level::Exact => Keys::Lines,
-                Level::TrailingSpace | Level::Spaces => {
-                    let mut spans = Vec::with_capacity(count);
-                    for i in 0..count {
-                        if watch.out_of_time_at(i)? {
-                            return Ok(None);
-                        }
-                        let (skipped, len) = span(level, lines.line(i));
-                        // A line is part of a content whose length fits a u32.
-                        spans.push((skipped as u32, len as u32));
-                    }
-                    Keys::Slices(spans)
-                }
-                Level::Punctuation => {
-                    let mut text = String::new();
-                    let mut ends = Vec::with_capacity(count);
-                    for i in 0..count {
-                        if watch.out_of_time_at(i)? {
-                            return Ok(None);
-                        }
-                        text.push_str(&key(level, lines.line(i)));
-                        ends.push(text.len());
-                    }
-                    Keys::Copied { text, ends }
-                }
-            };
-            self.levels[slot] = Some(keys);
-        }
-        Ok(self.levels[slot].as_ref())
-    }
-}
-
-/// Line `i`'s key in `keys`.
-fn key_at<'a, L: Lines + ?Sized>(lines: &'a L, keys: &'a Keys, i: usize) -> &'a str {
-    match keys {
-        Keys::Lines => lines.line(i),
-        Keys::Slices(spans) => {
-            let (skipped, len) = spans[i];
-            let start = skipped as usize;
-            &lines.line(i)[start..start + len as usize]
-        }
-        Keys::Copied { text, ends } => {
-            let start = if i == 0 { 0 } else { ends[i - 1] };
-            &text[start..ends[i]]
-        }
-    }
-}
-
-/// Where `pattern` is in the indexed lines at or after `start`. With
+/// Where `pattern` is in `lines` at or after `start`. With
 /// `end_of_file` it must end the file. With `unique`, a run that appears
 /// more than once at the first level that finds it is [`Seek::Ambiguous`].
 pub fn seek<L: Lines + ?Sized>(
-    index: &mut LineIndex<'_, L>,
+    lines: &L,
     pattern: &[&str],
     start: usize,
     end_of_file: bool,
     unique: bool,
     watch: &Watch,
 ) -> Result<Seek> {
-    let count = index.lines().count();
+    let count = lines.count();
     if pattern.len() > count {
         return Ok(Seek::Missing);
     }
@@ -267,12 +179,8 @@ pub fn seek<L: Lines + ?Sized>(
         return Ok(Seek::Missing);
     }
     for level in LEVELS {
-        let lines = index.lines;
-        let Some(keys) = index.keys(level, watch)? else {
-            return Ok(Seek::OutOfTime);
-        };
         let want: Vec<Cow<'_, str>> = pattern.iter().map(|line| key(level, line)).collect();
-        let file = |i: usize| key_at(lines, keys, i);
+        let file = |i: usize| key(level, lines.line(i));
         let places = if end_of_file {
             let here = (0..want.len()).all(|k| file(last + k) == want[k]);
             Places {
@@ -317,13 +225,13 @@ struct Places {
 }
 
 /// Every place (overlapping ones too) where `want` is in the file's keys
-/// at lines `range`, by Knuth-Morris-Pratt over lines: at most 2 x (lines +
-/// want) comparisons of two keys, each stopping at their first difference
-/// (their lengths first). Without `all` it stops at the first place. `None`
-/// past the deadline.
+/// at lines `range`, by Knuth-Morris-Pratt over lines: each file line's key
+/// made once, and at most 2 x (lines + want) comparisons of two keys, each
+/// stopping at their first difference (their lengths first). Without `all`
+/// it stops at the first place. `None` past the deadline.
 fn find_all<'k>(
     range: std::ops::Range<usize>,
-    file: &impl Fn(usize) -> &'k str,
+    file: &impl Fn(usize) -> Cow<'k, str>,
     want: &[Cow<'_, str>],
     all: bool,
     watch: &Watch,
@@ -389,7 +297,7 @@ mod tests {
     fn find(lines: &[&str], pattern: &[&str], start: usize, eof: bool) -> Seek {
         let cancel = Cancel::new();
         seek(
-            &mut LineIndex::new(lines),
+            lines,
             pattern,
             start,
             eof,
@@ -484,9 +392,8 @@ mod tests {
                 .collect();
             let start = rng.usize(0..=lines.len() + 1);
             let (eof, unique) = (rng.bool(), rng.bool());
-            let mut index = LineIndex::new(&lines[..]);
             let got = seek(
-                &mut index,
+                &lines[..],
                 &pattern,
                 start,
                 eof,
@@ -527,15 +434,13 @@ mod tests {
             cancel: &cancel,
             deadline: Some(Instant::now()),
         };
-        let mut index = LineIndex::new(&lines[..]);
         assert_eq!(
-            seek(&mut index, &["a", "b"], 0, false, true, &past).unwrap(),
+            seek(&lines[..], &["a", "b"], 0, false, true, &past).unwrap(),
             Seek::OutOfTime
         );
-        // Nothing half made is kept: the next search numbers the lines.
         assert_eq!(
             seek(
-                &mut index,
+                &lines[..],
                 &["a", "a"],
                 8,
                 false,
@@ -621,7 +526,7 @@ mod tests {
         let cancel = Cancel::new();
         assert_eq!(
             seek(
-                &mut LineIndex::new(&lines[..]),
+                &lines[..],
                 &["end"],
                 0,
                 false,
@@ -657,15 +562,8 @@ mod tests {
         let cancel = Cancel::new();
         cancel.cancel();
         let watch = Watch::cancel_only(&cancel);
-        assert!(seek(
-            &mut LineIndex::new(&lines[..]),
-            &["y"],
-            0,
-            false,
-            true,
-            &watch
-        )
-        .unwrap_err()
-        .is_cancelled());
+        assert!(seek(&lines[..], &["y"], 0, false, true, &watch)
+            .unwrap_err()
+            .is_cancelled());
     }
 }

@@ -155,9 +155,9 @@ fn stops_at_the_deadline_naming_the_hunk() {
 }
 
 #[test]
-fn later_hunks_reuse_the_numbered_lines_and_still_search_after_the_one_before() {
-    // The first hunk numbers the lines at the exact level and the spaces
-    // level; the second finds its lines at the spaces level below it.
+fn later_hunks_match_leniently_below_the_one_before() {
+    // Both hunks match only at the spaces level; the second is looked for
+    // below the first, so the first "  x" is not a second place for it.
     let file = "  x\ny\n  x\nz\n";
     assert_eq!(done(file, "@@\n-x\n+1\n y\n@@\n-x\n+2\n"), "1\ny\n2\nz\n");
 }
