@@ -6,8 +6,8 @@ require_relative 'guarantee_helpers'
 # Guarantee: apply_patch is capped, bounded in time and cancellable. A patch
 # may be at most Native::Patch::MAX_BYTES (8 MB) of text and hold at most
 # MAX_HUNKS (1,000) hunks over at most MAX_FILES (1,000) files; finding a hunk
-# is linear in its file and its lines (each file line read once per level,
-# then one KMP pass over lines), the hunks of one call get ApplyPatch::TIMEOUT (10 s)
+# is linear in its file and its lines (one KMP pass over the file's lines
+# per level), the hunks of one call get ApplyPatch::TIMEOUT (10 s)
 # before it answers an error, and the engine checks for cancel between hunks
 # and every 4,096 steps of a search, so Timeout stops a call at once, with
 # nothing written. The new contents share edit_file's 512 MB cap per call.
