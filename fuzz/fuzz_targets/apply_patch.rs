@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
             }
             FileOp::Delete { .. } => {}
             FileOp::Update { hunks, .. } => {
-                let result = patch::apply(content, hunks, usize::MAX, &Cancel::new())
+                let result = patch::apply(content, hunks, usize::MAX, None, &Cancel::new())
                     .expect("a new Cancel is never set");
                 let Ok(out) = result else {
                     continue;

@@ -41,4 +41,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'apply_patch' do
     expect(store['new.txt']).to be_nil
     expect(patch("*** Delete File: old.rb\n")).to eq(error: 'You have not read old.rb. Read it with read_file first.')
   end
+
+  # Issue #38, item 6: a later path through a file is refused before the first write.
+  it_behaves_like 'apply_patch placing every path before writing'
 end

@@ -3,6 +3,8 @@
 //! hunks applied to a file's text without the GVL. Internal: the
 //! apply_patch tool checks the files, words the failures and writes.
 
+use std::time::{Duration, Instant};
+
 use file_stores_store::patch::{self, FileOp};
 use magnus::{function, method, prelude::*, Error, RModule, RString, Ruby, Symbol};
 
@@ -93,15 +95,20 @@ impl Patch {
 
     /// Applies the hunks of the Update at `index` to the text of a file
     /// whose bytes are `content`: a [`PatchOutcome`], the new content in the
-    /// file's encoding, at most `max` bytes. A UTF-16 or UTF-32 file that
-    /// could not be written back as it was raises ConversionError.
+    /// file's encoding, at most `max` bytes, placing the hunks for at most
+    /// `seconds` (nil: no deadline; 0 or less: none left). A UTF-16 or
+    /// UTF-32 file that could not be written back as it was raises
+    /// ConversionError.
     fn apply(
         ruby: &Ruby,
         rb_self: &Self,
         index: usize,
         content: RString,
         max: usize,
+        seconds: Option<f64>,
     ) -> Result<PatchOutcome, Error> {
+        let deadline =
+            seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.clamp(0.0, 86_400.0)));
         let op = guarded(ruby, || Self::op(ruby, rb_self, index))?;
         let FileOp::Update { hunks, .. } = op else {
             return Err(Error::new(
@@ -113,7 +120,7 @@ impl Patch {
         let bytes = unsafe { content.as_slice() }.to_vec();
         let max = max.min(file_stores_store::edit::MAX_RESULT);
         let outcome = nogvl(ruby, |cancel| {
-            patch::apply_to_file(&bytes, hunks, max, cancel)
+            patch::apply_to_file(&bytes, hunks, max, deadline, cancel)
         })?;
         drop(bytes);
         guarded(ruby, || {
@@ -135,7 +142,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("move_to", method!(Patch::move_to, 1))?;
     class.define_method("hunk_count", method!(Patch::hunk_count, 1))?;
     class.define_method("added_content", method!(Patch::added_content, 1))?;
-    class.define_method("apply", method!(Patch::apply, 3))?;
+    class.define_method("apply", method!(Patch::apply, 4))?;
     class.const_set("MAX_BYTES", patch::MAX_PATCH_BYTES)?;
     class.const_set("MAX_HUNKS", patch::MAX_HUNKS)?;
     class.const_set("MAX_FILES", patch::MAX_FILES)?;

@@ -54,7 +54,8 @@ impl PatchOutcome {
         rb_self.content.map(|content| ruby.get_inner(content))
     }
 
-    /// :header_missing, :lines_missing, :ambiguous or :too_large; nil when applied.
+    /// :header_missing, :lines_missing, :ambiguous, :too_large or
+    /// :out_of_time; nil when applied.
     fn failure(ruby: &Ruby, rb_self: &Self) -> Option<Symbol> {
         rb_self.failure.as_ref().map(|failure| {
             ruby.to_symbol(match failure {
@@ -62,6 +63,7 @@ impl PatchOutcome {
                 HunkError::LinesMissing { .. } => "lines_missing",
                 HunkError::Ambiguous { .. } => "ambiguous",
                 HunkError::TooLarge { .. } => "too_large",
+                HunkError::OutOfTime { .. } => "out_of_time",
             })
         })
     }
@@ -71,7 +73,8 @@ impl PatchOutcome {
         match self.failure {
             Some(HunkError::HeaderMissing { hunk, .. })
             | Some(HunkError::LinesMissing { hunk, .. })
-            | Some(HunkError::Ambiguous { hunk, .. }) => Some(hunk),
+            | Some(HunkError::Ambiguous { hunk, .. })
+            | Some(HunkError::OutOfTime { hunk }) => Some(hunk),
             _ => None,
         }
     }

@@ -16,6 +16,7 @@ require_relative 'tools/delete_file'
 require_relative 'tools/move_file'
 require_relative 'tools/patch_refusal'
 require_relative 'tools/patch_writes'
+require_relative 'tools/patch_paths'
 require_relative 'tools/apply_patch'
 
 module RubyLLM

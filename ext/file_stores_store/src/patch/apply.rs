@@ -15,14 +15,19 @@
 //! file's line breaks (CRLF when most of them are, as edit_file does), and
 //! the file keeps its final newline or its lack of one (Codex always ends
 //! the file with one).
+//!
+//! Each search is linear in the lines it reads (see [`super::seek`]), and
+//! the work stops with [`HunkError::OutOfTime`] when the caller's deadline
+//! passes first.
 
 use std::borrow::Cow;
+use std::time::Instant;
 
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::Result;
 
 use super::parse::{Hunk, Line};
-use super::seek::{seek, Lines, Seek};
+use super::seek::{seek, Lines, Seek, Watch};
 
 /// Why a file's hunks could not be applied. `hunk` counts from 0 in the
 /// file's hunks; line numbers (`from`, `lines`) count from 1.
@@ -50,6 +55,8 @@ pub enum HunkError {
     },
     /// The new content would be `size` bytes, over the cap given.
     TooLarge { size: usize },
+    /// The deadline passed while hunk `hunk` was being placed.
+    OutOfTime { hunk: usize },
 }
 
 /// One hunk placed: its body replaces `old_len` lines from line `start`.
@@ -59,12 +66,14 @@ struct Placed<'h> {
     body: Cow<'h, [Line]>,
 }
 
-/// `content` with `hunks` applied, or the first hunk that does not apply;
-/// `Err` only when `cancel` was set. The result may take at most `max` bytes.
+/// `content` with `hunks` applied, or the first hunk that does not apply
+/// (or was still being placed at `deadline`); `Err` only when `cancel` was
+/// set. The result may take at most `max` bytes.
 pub fn apply(
     content: &[u8],
     hunks: &[Hunk],
     max: usize,
+    deadline: Option<Instant>,
     cancel: &Cancel,
 ) -> Result<std::result::Result<Vec<u8>, HunkError>> {
     if u32::try_from(content.len()).is_err() {
@@ -72,12 +81,15 @@ pub fn apply(
             size: content.len(),
         }));
     }
+    let watch = Watch { cancel, deadline };
     let file = FileLines::of(content);
     let mut placed = Vec::with_capacity(hunks.len());
     let mut line_index = 0;
     for (number, hunk) in hunks.iter().enumerate() {
-        cancel.check()?;
-        match place(&file, hunk, number, line_index, cancel)? {
+        if watch.out_of_time()? {
+            return Ok(Err(HunkError::OutOfTime { hunk: number }));
+        }
+        match place(&file, hunk, number, line_index, &watch)? {
             Ok((one, next)) => {
                 placed.push(one);
                 line_index = next;
@@ -136,11 +148,13 @@ fn place<'h>(
     hunk: &'h Hunk,
     number: usize,
     mut from: usize,
-    cancel: &Cancel,
+    watch: &Watch,
 ) -> Result<std::result::Result<(Placed<'h>, usize), HunkError>> {
+    let out_of_time = HunkError::OutOfTime { hunk: number };
     for header in &hunk.headers {
-        match seek(views, &[header.as_str()], from, false, false, cancel)? {
+        match seek(views, &[header.as_str()], from, false, false, watch)? {
             Seek::Found { at, .. } => from = at + 1,
+            Seek::OutOfTime => return Ok(Err(out_of_time)),
             _ => {
                 return Ok(Err(HunkError::HeaderMissing {
                     hunk: number,
@@ -167,7 +181,7 @@ fn place<'h>(
             from,
         )));
     }
-    let mut found = seek(views, &old, from, hunk.end_of_file, true, cancel)?;
+    let mut found = seek(views, &old, from, hunk.end_of_file, true, watch)?;
     if found == Seek::Missing && old.last() == Some(&"") {
         // Drop the trailing empty lines it expects, and look again.
         while let Some(last) = body.iter().rposition(|l| !matches!(l, Line::Add(_))) {
@@ -180,7 +194,7 @@ fn place<'h>(
             }
         }
         if !old.is_empty() {
-            found = seek(views, &old, from, hunk.end_of_file, true, cancel)?;
+            found = seek(views, &old, from, hunk.end_of_file, true, watch)?;
         }
     }
     Ok(match found {
@@ -203,6 +217,7 @@ fn place<'h>(
             from: from + 1,
             end_of_file: hunk.end_of_file,
         }),
+        Seek::OutOfTime => Err(out_of_time),
     })
 }
 

@@ -30,6 +30,8 @@ pub mod seek;
 pub use apply::{apply, HunkError};
 pub use parse::{parse, FileOp, Hunk, Line, ParseError};
 
+use std::time::Instant;
+
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::Result;
 
@@ -47,20 +49,24 @@ pub const MAX_FILES: usize = 1000;
 /// [`apply`] on a text file's bytes: the hunks apply to its text (see
 /// [`crate::text::Editable`]), and the new content is the file's encoding's
 /// bytes, with its mark, at most `max` of them ([`HunkError::TooLarge`]
-/// past it). `Err` when cancelled, or for a UTF-16 or UTF-32 file whose
-/// text could not be written back as it was (a conversion error saying so).
+/// past it); placing the hunks stops at `deadline` ([`HunkError::OutOfTime`]).
+/// `Err` when cancelled, or for a UTF-16 or UTF-32 file whose text could
+/// not be written back as it was (a conversion error saying so).
 pub fn apply_to_file(
     content: &[u8],
     hunks: &[Hunk],
     max: usize,
+    deadline: Option<Instant>,
     cancel: &Cancel,
 ) -> Result<std::result::Result<Vec<u8>, HunkError>> {
     let file = crate::text::Editable::of(content, cancel)?;
-    Ok(apply(&file.text, hunks, max, cancel)?.and_then(|text| {
-        file.encoding
-            .encode_within(text, max)
-            .map_err(|size| HunkError::TooLarge { size })
-    }))
+    Ok(
+        apply(&file.text, hunks, max, deadline, cancel)?.and_then(|text| {
+            file.encoding
+                .encode_within(text, max)
+                .map_err(|size| HunkError::TooLarge { size })
+        }),
+    )
 }
 
 #[cfg(test)]
@@ -82,6 +88,7 @@ mod tests {
             b"\xEF\xBB\xBFusing System;\r\nclass A\r\n",
             &hunks,
             1 << 20,
+            None,
             &cancel,
         )
         .unwrap()
@@ -92,12 +99,18 @@ mod tests {
             out.extend(s.chars().flat_map(|c| u32::from(c).to_le_bytes()));
             out
         };
-        let out = apply_to_file(&wide("using System;\nclass A\n"), &hunks, 1 << 20, &cancel)
-            .unwrap()
-            .unwrap();
+        let out = apply_to_file(
+            &wide("using System;\nclass A\n"),
+            &hunks,
+            1 << 20,
+            None,
+            &cancel,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(out, wide("using Sys;\nclass A\n"));
         assert_eq!(
-            apply_to_file(&wide("using System;\nclass A\n"), &hunks, 20, &cancel).unwrap(),
+            apply_to_file(&wide("using System;\nclass A\n"), &hunks, 20, None, &cancel).unwrap(),
             Err(HunkError::TooLarge { size: 4 + 4 * 19 })
         );
     }

@@ -81,7 +81,7 @@ module RubyLLM
             break if cutoff && block.path > cutoff[:path]
             break unless add(state, block)
           end
-          state[:stop] ||= cutoff && cutoff[:stop]
+          stop_at(state, cutoff)
           finish(state, outputs)
         end
 
@@ -114,9 +114,19 @@ module RubyLLM
             next { path: entry.prefix, stop: :deadline } if output.nil?
             next nil unless output.stop
 
-            { path: output.last_path || entry.prefix, stop: output.stop }
+            # A file cut inside: the merge stops after its lines, at its path.
+            { path: output.cut&.fetch(:path) || output.last_path || entry.prefix, stop: output.stop, cut: output.cut }
           end
           stops.min_by { |stop| stop[:path] }
+        end
+
+        # Why the merged output stopped: a cap it reached, else where a
+        # store stopped (with the file the deadline cut, if it cut one).
+        def stop_at(state, cutoff)
+          return unless cutoff
+
+          state[:stop] ||= cutoff[:stop]
+          state[:cut] = cutoff[:cut] if state[:stop] == :deadline
         end
 
         # Adds +block+'s lines as long as the caps allow; false once one is
@@ -161,7 +171,7 @@ module RubyLLM
         def finish(state, outputs)
           out = state[:out]
           out << "No matches.\n" if out.empty?
-          out << Notes.stop(state[:stop], @request, state[:last], outputs) if state[:stop]
+          out << Notes.stop(state[:stop], @request, state[:last], outputs, cut: state[:cut]) if state[:stop]
           room = @request[:max_chars] ? [@request[:max_chars] - out.bytesize, 0].max : Float::INFINITY
           out << Notes.closing(outputs.filter_map(&:last), room)
         end

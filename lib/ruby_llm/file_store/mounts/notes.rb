@@ -11,11 +11,40 @@ module RubyLLM
         NOTE_NAMES = 20
         NARROW = 'Narrow the search with path or glob, or a more specific pattern.'
 
+        # The closing notes the engine writes, in its order: kind, the
+        # wording for one file and for several ({n} the count, {names} the
+        # names), and the pattern that reads either back.
+        ENGINE = [
+          [:no_text, 'Skipped {n} file with no extracted text: {names}. Read them with read_file first.',
+           'Skipped {n} files with no extracted text: {names}. Read them with read_file first.'],
+          [:binary, 'Skipped {n} binary file: {names}. It has no text to search.',
+           'Skipped {n} binary files: {names}. They have no text to search.'],
+          [:unnamed, 'Skipped {n} file or folder whose name is not UTF-8, or holds a control character or a ' \
+                     'backslash: {names}. Rename it to search it.',
+           'Skipped {n} files or folders whose names are not UTF-8, or hold a control character or a ' \
+           'backslash: {names}. Rename them to search them.'],
+          [:deep, 'Skipped {n} folder deeper than a store path reaches: {names}. Move its files higher up to ' \
+                  'search them.',
+           'Skipped {n} folders deeper than a store path reaches: {names}. Move their files higher up to search ' \
+           'them.'],
+          [:failed, 'Could not search {n} file: {names}.', 'Could not search {n} files: {names}.']
+        ].map do |kind, one, many|
+          patterns = [one, many].map do |text|
+            before, after = Regexp.escape(text).split('\\{names\\}')
+            /\A#{before.sub('\\{n\\}', '(\d+)')}(.*)#{after}\n?\z/m
+          end
+          [kind, one, many, patterns]
+        end.freeze
+
         module_function
 
         # The note saying why the search stopped (+why+: :matches, :chars
-        # or :deadline), after +last+, the last file shown.
-        def stop(why, request, last, outputs)
+        # or :deadline), after +last+, the last file shown; +cut+, the file
+        # the deadline came inside of (see StoreOutput#cut), worded as the
+        # engine words it.
+        def stop(why, request, last, outputs, cut: nil)
+          return cut_note(cut, searched(outputs)) if why == :deadline && cut
+
           case why
           when :matches
             what = request[:files_only] ? 'files' : 'matching lines'
@@ -26,6 +55,13 @@ module RubyLLM
             upto = last ? ", up to #{last}" : ''
             "[Stopped: the search ran out of time after #{searched(outputs)} files#{upto}. #{NARROW}]\n"
           end
+        end
+
+        def cut_note(cut, searched)
+          at = cut[:line].positive? ? "at line #{cut[:line]} of #{cut[:path]}" : "at the start of #{cut[:path]}"
+          before = searched.zero? ? '' : ", after #{searched} file#{'s' unless searched == 1} before it"
+          "[Stopped: the search ran out of time #{at}#{before}. Read the rest of that file with read_file from " \
+            "offset #{cut[:line] + 1}; to reach the files after it, narrow the search with path or glob.]\n"
         end
 
         # How many files were searched before the time ran out: what each
@@ -42,7 +78,7 @@ module RubyLLM
         # The notes of the StoreOutputs +outputs+, within +room+ bytes.
         def closing(outputs, room)
           out = +''
-          StoreOutput::NOTES.each do |kind, one, many, _|
+          ENGINE.each do |kind, one, many, _|
             paths, count = noted(outputs, kind)
             text = note(paths, count, one, many, room) or next
             room -= text.bytesize

@@ -14,38 +14,21 @@ module RubyLLM
         # matching ones.
         Block = Struct.new(:path, :lines, :matches, keyword_init: true)
 
-        # The closing notes the engine writes, in its order: kind, the
-        # wording for one file and for several ({n} the count, {names} the
-        # names), and the pattern that reads either back.
-        NOTES = [
-          [:no_text, 'Skipped {n} file with no extracted text: {names}. Read them with read_file first.',
-           'Skipped {n} files with no extracted text: {names}. Read them with read_file first.'],
-          [:binary, 'Skipped {n} binary file: {names}. It has no text to search.',
-           'Skipped {n} binary files: {names}. They have no text to search.'],
-          [:unnamed, 'Skipped {n} file or folder whose name is not UTF-8, or holds a control character or a ' \
-                     'backslash: {names}. Rename it to search it.',
-           'Skipped {n} files or folders whose names are not UTF-8, or hold a control character or a ' \
-           'backslash: {names}. Rename them to search them.'],
-          [:deep, 'Skipped {n} folder deeper than a store path reaches: {names}. Move its files higher up to ' \
-                  'search them.',
-           'Skipped {n} folders deeper than a store path reaches: {names}. Move their files higher up to search ' \
-           'them.'],
-          [:failed, 'Could not search {n} file: {names}.', 'Could not search {n} files: {names}.']
-        ].map do |kind, one, many|
-          patterns = [one, many].map do |text|
-            before, after = Regexp.escape(text).split('\\{names\\}')
-            /\A#{before.sub('\\{n\\}', '(\d+)')}(.*)#{after}\n?\z/m
-          end
-          [kind, one, many, patterns]
-        end.freeze
         STOPPED_MATCHES = /\A\[Stopped after \d+ (?:files|matching lines); there are more\. /
         STOPPED_CHARS = /\A\[Stopped at \d+ characters; there are more matches\. /
         STOPPED_DEADLINE = /\A\[Stopped: the search ran out of time after (\d+) files(?:, up to .*)?\. Narrow/m
+        # The deadline inside a file the store searched as it arrived: the
+        # line reached (none: its start), and the files searched before it.
+        STOPPED_IN_FILE = Regexp.new(
+          '\\A\\[Stopped: the search ran out of time (?:at line (\\d+) of (.+?)|at the start of (.+?))' \
+          '(?:, after (\\d+) files? before it)?\\. Read the rest of that file', Regexp::MULTILINE
+        )
         # A line number and the separator after it, from where the path ends.
         LINE_NUMBER = { ':' => /\G\d+:/, '-' => /\G\d+-/ }.freeze
         MORE_NAMES = /(?:, and (\d+) more|\A(\d+) not named here)\z/
 
-        attr_reader :blocks, :stop, :searched, :notes
+        # Where the deadline cut a file, as { path: (full), line: }, or nil.
+        attr_reader :blocks, :stop, :searched, :notes, :cut
 
         # +output+ from +entry+'s store; +files_only+ as the search was asked.
         def initialize(entry, output, files_only:)
@@ -79,6 +62,7 @@ module RubyLLM
             elsif (deadline = line.match(STOPPED_DEADLINE))
               @stop = :deadline
               @searched = Integer(deadline[1])
+            elsif (cut = line.match(STOPPED_IN_FILE)) then read_cut(cut)
             else
               break
             end
@@ -86,9 +70,15 @@ module RubyLLM
           end
         end
 
+        def read_cut(found)
+          @stop = :deadline
+          @searched = Integer(found[4] || 0)
+          @cut = { path: @entry.full(found[2] || found[3]), line: Integer(found[1] || 0) }
+        end
+
         # [kind, count, full names] of a closing note, or nil.
         def note(line)
-          NOTES.each do |kind, _one, _many, patterns|
+          Notes::ENGINE.each do |kind, _one, _many, patterns|
             patterns.each do |pattern|
               found = line.match(pattern) or next
               return [kind, Integer(found[1]), names(found[2])]

@@ -10,6 +10,12 @@ module RubyLLM
       # matching are native (FileStores::Native::Patch).
       module ApplyPatch
         include PatchWrites
+        include PatchPaths
+
+        # Seconds the hunks of one call may take to find, over all its files
+        # (from when it holds the store's lock); past them the call answers
+        # an error and writes nothing.
+        TIMEOUT = 10
 
         TOOL_NAME = 'apply_patch'
         DESCRIPTION = <<~TEXT.strip
@@ -38,7 +44,13 @@ module RubyLLM
         # new bytes (nil for a delete, or a move without hunks); +replaces+:
         # an existing file it overwrites (an Add's path, a move's destination).
         Step = Struct.new(:kind, :path, :move_to, :content, :hunks, :replaces, keyword_init: true)
-        private_constant :Step
+
+        # What the rest of the call may use: +room+ bytes of new content, and
+        # time until +deadline+ (a monotonic clock reading).
+        Budget = Struct.new(:room, :deadline) do
+          def seconds_left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        end
+        private_constant :Step, :Budget
 
         def execute(patch: nil)
           unless patch.is_a?(String) && !patch.strip.empty?
@@ -48,7 +60,9 @@ module RubyLLM
           parsed = parse_patch(patch)
           done = store.with_lock do
             refuse_read_only_store(parsed)
-            write_all(plan(parsed))
+            steps = plan(parsed)
+            check_paths(steps)
+            write_all(steps)
           end
           summary = done.join(', ')
           "#{summary[0].upcase}#{summary[1..]}."
@@ -70,73 +84,47 @@ module RubyLLM
 
         # Checks every file and applies every hunk, holding the new contents;
         # together they may take at most MAX_EDIT_CALL_RESULT bytes, as one
-        # edit_file call's.
+        # edit_file call's, and TIMEOUT seconds.
         def plan(parsed)
-          room = FileStores::Native::MAX_EDIT_CALL_RESULT
+          budget = Budget.new(FileStores::Native::MAX_EDIT_CALL_RESULT,
+                              Process.clock_gettime(Process::CLOCK_MONOTONIC) + TIMEOUT)
           seen = {}
           Array.new(parsed.size) do |i|
-            step = plan_one(parsed, i, patch_path(parsed.path(i), seen), room, seen)
-            room -= step.content.bytesize if step.content
+            step = plan_one(parsed, i, patch_path(parsed.path(i), seen), budget, seen)
+            budget.room -= step.content.bytesize if step.content
             step
           end
         end
 
-        def plan_one(parsed, index, path, room, seen)
+        def plan_one(parsed, index, path, budget, seen)
           case parsed.kind(index)
           when :add
             Step.new(kind: :add, path:, content: parsed.added_content(index), replaces: existing(path, 'Add'))
           when :delete
             existing(path, 'Delete') || raise(Refusal, PatchRefusal.missing(path, 'Delete'))
             Step.new(kind: :delete, path:)
-          else plan_update(parsed, index, path, room, seen)
+          else plan_update(parsed, index, path, budget, seen)
           end
         end
 
-        def plan_update(parsed, index, path, room, seen)
+        def plan_update(parsed, index, path, budget, seen)
           existing(path, 'Update') || raise(Refusal, PatchRefusal.missing(path, 'Update'))
           move_to = parsed.move_to(index)
           move_to &&= patch_path(move_to, seen)
           hunks = parsed.hunk_count(index)
           Step.new(kind: :update, path:, move_to:, hunks:,
-                   content: (updated(parsed, index, path, hunks, room) if hunks.positive?),
+                   content: (updated(parsed, index, path, hunks, budget) if hunks.positive?),
                    replaces: move_to && existing(move_to, 'Move to'))
         end
 
         # The hunks apply to the file's text as read_file shows it, and the
         # result is in the file's encoding, with its byte order mark (see
         # EditFile#apply_to).
-        def updated(parsed, index, path, hunks, room)
-          outcome = parsed.apply(index, store.read(path), room)
-          outcome.applied? ? outcome.content : raise(Refusal, PatchRefusal.message(outcome, path, hunks, room))
+        def updated(parsed, index, path, hunks, budget)
+          outcome = parsed.apply(index, store.read(path), budget.room, budget.seconds_left)
+          outcome.applied? ? outcome.content : raise(Refusal, PatchRefusal.message(outcome, path, hunks, budget.room))
         rescue RubyLLM::FileStore::ConversionError => e
           raise Refusal, PatchRefusal.unwritable(path, e)
-        end
-
-        # The store path for +raw+, refused when hidden or named twice.
-        def patch_path(raw, seen)
-          path = path_argument(raw)
-          if FileStores::Native.hidden_path?(path)
-            raise Refusal, "#{path} is hidden (a name in it starts with a dot): the file tools do not change " \
-                           'hidden files. Nothing was changed.'
-          end
-          if seen.key?(path)
-            raise Refusal, "#{path} appears twice in the patch: give all its changes in one *** Update File " \
-                           'section. Nothing was changed.'
-          end
-
-          seen[path] = true
-          path
-        end
-
-        # The file at +path+ when there is one, refused unless the model
-        # read it at this version, with read_file's words (+what+ names the
-        # patch's line for a folder).
-        def existing(path, what)
-          if store[path].nil? && (store.list(path).any? || mount_folder?(path))
-            raise Refusal, "*** #{what}: #{path} is a folder; the patch changes files. Nothing was changed."
-          end
-
-          check_read_before_change(path)
         end
       end
     end

@@ -17,6 +17,7 @@ module RubyLLM
                  when :header_missing then header_missing(hunk, outcome)
                  when :lines_missing then lines_missing(hunk, outcome, hunks)
                  when :ambiguous then ambiguous(hunk, outcome)
+                 when :out_of_time then out_of_time(hunk)
                  else too_large(path, outcome.size, room)
                  end
           "#{text} Nothing was changed."
@@ -53,6 +54,12 @@ module RubyLLM
           "#{hunk} is ambiguous: its context and removed lines match in #{outcome.count} places (at lines " \
             "#{lines.join(', ')}#{more}). Add more context lines, or an @@ line with the class or def above " \
             'the change, so it matches in one place.'
+        end
+
+        def out_of_time(hunk)
+          "#{hunk}: apply_patch ran out of time finding the hunks (one call may take #{ApplyPatch::TIMEOUT} s). " \
+            'Split the patch over several calls, and give each hunk a few exact context lines and an @@ line ' \
+            'with the class or def above the change.'
         end
 
         def too_large(path, size, room)

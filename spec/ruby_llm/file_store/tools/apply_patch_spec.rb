@@ -190,6 +190,57 @@ RSpec.describe RubyLLM::FileStore::Tools::ApplyPatch do
       expect(patch(wrap("*** Add File: ../out.txt\n+x\n"))).to have_key(:error)
       expect(store.read('a.rb')).to eq("a\n")
     end
+
+    it_behaves_like 'apply_patch placing every path before writing'
+  end
+
+  describe 'placing paths in a tree of stores and in a folder on disk' do
+    include_context 'in a temporary folder'
+
+    context 'when the store is a tree of stores' do
+      let(:store) do
+        RubyLLM::FileStore::Mounts.new(RubyLLM::FileStore::Memory.new,
+                                       'disk' => RubyLLM::NativeDir.new(File.join(@tmp, 'disk')))
+      end
+
+      it_behaves_like 'apply_patch placing every path before writing'
+
+      it 'refuses a new file through a file of another store, or where a mount or an empty folder is' do
+        store.write('disk/report.txt', "r\n")
+        store.write('top.txt', "t\n")
+        tools = RubyLLM::FileStore::Tools.for(store, tools: %i[read patch]).to_h { |t| [t.name, t] }
+        tools.fetch('read_file').call('path' => 'top.txt')
+        Dir.mkdir(File.join(@tmp, 'disk', 'empty'))
+        apply = lambda do |body|
+          tools.fetch('apply_patch').call('patch' => wrap("*** Update File: top.txt\n@@\n-t\n+u\n#{body}"))
+        end
+        expect(apply.call("*** Add File: disk/report.txt/x\n+x\n")[:error])
+          .to start_with('*** Add File: disk/report.txt/x goes through disk/report.txt, which is a file')
+        expect(apply.call("*** Add File: disk\n+x\n")[:error]).to start_with('*** Add: disk is a folder')
+        expect(apply.call("*** Add File: disk/empty\n+x\n")[:error])
+          .to eq('*** Add: disk/empty is a folder; the patch changes files. Nothing was changed.')
+        expect(store.read('top.txt')).to eq("t\n")
+        expect(store['disk/empty']).to be_nil
+      end
+    end
+
+    context 'when the store is a NativeDir with an empty folder' do
+      let(:store) { RubyLLM::NativeDir.new(@tmp) }
+
+      it 'refuses a file where the folder is, or a move onto it, writing nothing (the store would refuse later)' do
+        store.write('x.txt', "x\n")
+        tools = RubyLLM::FileStore::Tools.for(store, tools: %i[read patch]).to_h { |t| [t.name, t] }
+        tools.fetch('read_file').call('path' => 'x.txt')
+        Dir.mkdir(File.join(@tmp, 'd'))
+        body = "*** Update File: x.txt\n@@\n-x\n+y\n*** Add File: d\n+i\n"
+        result = tools.fetch('apply_patch').call('patch' => wrap(body))
+        expect(result).to eq(error: '*** Add: d is a folder; the patch changes files. Nothing was changed.')
+        result = tools.fetch('apply_patch').call('patch' => wrap("*** Update File: x.txt\n*** Move to: d\n"))
+        expect(result).to eq(error: '*** Move to: d is a folder; the patch changes files. Nothing was changed.')
+        expect(store.read('x.txt')).to eq("x\n")
+        expect(File.directory?(File.join(@tmp, 'd'))).to be(true)
+      end
+    end
   end
 
   describe 'its place among the tools' do

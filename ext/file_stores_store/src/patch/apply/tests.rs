@@ -11,7 +11,7 @@ fn hunks_of(patch_body: &str) -> Vec<Hunk> {
 }
 
 fn run(content: &[u8], body: &str) -> std::result::Result<Vec<u8>, HunkError> {
-    apply(content, &hunks_of(body), usize::MAX, &Cancel::new()).unwrap()
+    apply(content, &hunks_of(body), usize::MAX, None, &Cancel::new()).unwrap()
 }
 
 fn done(content: &str, body: &str) -> String {
@@ -131,7 +131,7 @@ fn invalid_utf8_matches_as_the_replacement_character_and_is_kept_in_context() {
 #[test]
 fn refuses_a_result_over_the_cap_before_making_it() {
     let hunks = hunks_of("@@\n+0123456789\n");
-    let out = apply(b"a\n", &hunks, 8, &Cancel::new()).unwrap();
+    let out = apply(b"a\n", &hunks, 8, None, &Cancel::new()).unwrap();
     assert!(matches!(out, Err(HunkError::TooLarge { .. })), "{out:?}");
 }
 
@@ -139,9 +139,27 @@ fn refuses_a_result_over_the_cap_before_making_it() {
 fn stops_when_cancelled() {
     let cancel = Cancel::new();
     cancel.cancel();
-    assert!(apply(b"a\n", &hunks_of("@@\n-a\n"), usize::MAX, &cancel)
-        .unwrap_err()
-        .is_cancelled());
+    assert!(
+        apply(b"a\n", &hunks_of("@@\n-a\n"), usize::MAX, None, &cancel)
+            .unwrap_err()
+            .is_cancelled()
+    );
+}
+
+#[test]
+fn stops_at_the_deadline_naming_the_hunk() {
+    let hunks = hunks_of("@@\n-a\n+b\n");
+    let past = Some(std::time::Instant::now());
+    let out = apply(b"a\n", &hunks, usize::MAX, past, &Cancel::new()).unwrap();
+    assert_eq!(out, Err(HunkError::OutOfTime { hunk: 0 }));
+}
+
+#[test]
+fn later_hunks_match_leniently_below_the_one_before() {
+    // Both hunks match only at the spaces level; the second is looked for
+    // below the first, so the first "  x" is not a second place for it.
+    let file = "  x\ny\n  x\nz\n";
+    assert_eq!(done(file, "@@\n-x\n+1\n y\n@@\n-x\n+2\n"), "1\ny\n2\nz\n");
 }
 
 #[test]
