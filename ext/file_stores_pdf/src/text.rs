@@ -923,8 +923,63 @@ fn page_box(doc: &Document, id: ObjectId) -> Option<[f64; 4]> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use lopdf::{dictionary, Stream};
+
+    /// A document of one page drawing `content` with Helvetica as `/F1`
+    /// and `more` in its resources; `page` goes into the page dictionary.
+    pub(crate) fn one_page(
+        doc: &mut Document,
+        content: &[u8],
+        more: Dictionary,
+        page: Dictionary,
+    ) -> ObjectId {
+        let font = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        });
+        let mut resources = dictionary! { "Font" => dictionary! { "F1" => font } };
+        resources.extend(&more);
+        let pages = doc.new_object_id();
+        let content = doc.add_object(Stream::new(Dictionary::new(), content.to_vec()));
+        let mut dict = dictionary! {
+            "Type" => "Page", "Parent" => pages, "Contents" => content, "Resources" => resources,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        };
+        dict.extend(&page);
+        let id = doc.add_object(dict);
+        doc.objects.insert(
+            pages,
+            Object::Dictionary(
+                dictionary! { "Type" => "Pages", "Kids" => vec![id.into()], "Count" => 1 },
+            ),
+        );
+        id
+    }
+
+    #[test]
+    fn decodes_an_actual_text_only_where_a_glyph_was_placed_within_the_text_limit() {
+        let mut doc = Document::with_version("1.7");
+        let long = doc.add_object(Object::string_literal("t".repeat(1 << 20)));
+        let props = dictionary! { "Properties" => dictionary! { "P1" => dictionary! { "ActualText" => long } } };
+        let mut content = b"/Span /P1 BDC EMC ".repeat(10_000);
+        content.extend_from_slice(b"/Span /P1 BDC BT /F1 12 Tf 72 720 Td (x) Tj ET EMC\n");
+        let page = one_page(&mut doc, &content, props, Dictionary::new());
+        let never = || false;
+        let mut reader = Interpreter::new(&doc, b"", Limits::default(), &never);
+        let text = reader.page(page).expect("read").text;
+        assert_eq!(text.trim_end(), "t".repeat(1 << 20));
+        // 20,004 operators and the one decoded string, not 10,001 of them.
+        assert!(reader.operations < 60_000, "{}", reader.operations);
+        // Past the text limit, refused with only what fits decoded.
+        let limits = Limits {
+            max_text_bytes: 1000,
+            ..Limits::default()
+        };
+        let mut reader = Interpreter::new(&doc, b"", limits, &never);
+        assert!(matches!(reader.page(page), Err(Error::TooLarge(_))));
+        assert!(reader.operations < 30_000, "{}", reader.operations);
+    }
 
     #[test]
     fn keeps_glyphs_far_from_the_origin_apart() {

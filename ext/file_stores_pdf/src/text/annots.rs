@@ -975,6 +975,66 @@ mod tests {
     }
 
     #[test]
+    fn makes_a_list_box_down_to_the_page_foot_each_option_cut() {
+        use lopdf::dictionary;
+        let mut doc = Document::with_version("1.7");
+        let long = doc.add_object(Object::string_literal("l".repeat(100_000)));
+        let widget = doc.add_object(dictionary! {
+            "Type" => "Annot", "Subtype" => "Widget", "FT" => "Ch", "T" => Object::string_literal("l"),
+            "DA" => Object::string_literal("/Helv 12 Tf"),
+            "Rect" => vec![72.into(), 50.into(), 272.into(), 100.into()],
+            "Opt" => vec![Object::Reference(long); 1000],
+        });
+        let annots = dictionary! { "Annots" => vec![widget.into()] };
+        let page = crate::text::tests::one_page(&mut doc, b"", Dictionary::new(), annots);
+        let never = || false;
+        let mut reader = Interpreter::new(&doc, b"", crate::Limits::default(), &never);
+        let text = reader.page(page).expect("read").text;
+        // A row every 13.2 points down from y = 100: 7 above the foot.
+        let rows: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(rows.len(), 7);
+        assert!(rows
+            .iter()
+            .all(|r| r.len() <= MAX_OPTION_BYTES + 8 && r.len() > 4000));
+    }
+
+    #[test]
+    fn finds_a_combo_box_s_text_once_per_field() {
+        use lopdf::dictionary;
+        let mut doc = Document::with_version("1.7");
+        let long = "c".repeat(10_000);
+        let field = doc.new_object_id();
+        let widgets: Vec<Object> = (0..50)
+            .map(|_| {
+                doc.add_object(dictionary! {
+                    "Type" => "Annot", "Subtype" => "Widget", "Parent" => field,
+                    "Rect" => vec![72.into(), 500.into(), 272.into(), 520.into()],
+                })
+                .into()
+            })
+            .collect();
+        let options = vec![Object::string_literal(format!("{long}a")); 500];
+        let values: Vec<Object> = (b'b'..b'r')
+            .map(|c| Object::string_literal(format!("{long}{}", c as char)))
+            .collect();
+        doc.objects.insert(
+            field,
+            Object::Dictionary(dictionary! {
+                "FT" => "Ch", "Ff" => COMBO, "DA" => Object::string_literal("/Helv 12 Tf"),
+                "Opt" => options, "V" => values, "Kids" => widgets.clone(),
+            }),
+        );
+        let annots = dictionary! { "Annots" => widgets };
+        let page = crate::text::tests::one_page(&mut doc, b"", Dictionary::new(), annots);
+        let never = || false;
+        let mut reader = Interpreter::new(&doc, b"", crate::Limits::default(), &never);
+        let text = reader.page(page).expect("read").text;
+        // Compared on their first 4 KB, the values name the first option.
+        assert_eq!(text.lines().filter(|l| l.starts_with("cccc")).count(), 50);
+        assert_eq!(reader.choices.0.len(), 1);
+    }
+
+    #[test]
     fn reads_a_default_appearance_font() {
         assert_eq!(font_name(b"0 g /Helv 12 Tf"), Some(&b"Helv"[..]));
         assert_eq!(font_name(b"0 g 12 Tf"), None);
