@@ -126,6 +126,12 @@ RSpec.describe 'Guarantee: a hostile PDF text layer is read within bounds', :nat
       expect(outcome[:peak_mb]).to be < 500
     end
 
+    it "counts 80 Type0 fonts' one shared 65,536-code map as allocated, and refuses past 256 MB of tables" do
+      outcome = run_case('fonts_sharing_a_map')
+      expect(outcome[:error]).to match(/its fonts' tables take more than 268435456 bytes/)
+      expect(outcome[:peak_mb]).to be < 350
+    end
+
     # pdftotext reads each of them: "Read past the long number."
     %w[long_integer_media_box long_integer_page long_integer_pages].each do |name|
       it "reads an integer past 64 bits as a real, as pdftotext does (#{name})" do

@@ -72,6 +72,7 @@ CASES = {
   'long_actual_text' => -> { pdf_with_long_actual_text },
   'combo_values' => -> { pdf_with_combo_values },
   'far_glyphs' => -> { pdf_with_far_glyphs },
+  'fonts_sharing_a_map' => -> { pdf_with_fonts_sharing_a_map },
   'long_integer_media_box' => -> { pdf_with_long_integer(:media_box) },
   'long_integer_page' => -> { pdf_with_long_integer(:page) },
   'long_integer_pages' => -> { pdf_with_long_integer(:pages) }

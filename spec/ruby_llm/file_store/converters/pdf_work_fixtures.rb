@@ -89,6 +89,21 @@ module PdfWorkFixtures
     work_pdf(content, media_box: '0 0 1000000000000000000000000000000.0 792')
   end
 
+  # What held, counted right: +fonts+ Type0 fonts (objects 7 on) sharing
+  # one ToUnicode map (object 6) of 65,536 codes, each showing two codes.
+  def pdf_with_fonts_sharing_a_map(fonts: 80)
+    cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n" \
+           "1 begincodespacerange <0000> <FFFF> endcodespacerange\n" \
+           "1 beginbfrange\n<0000> <FFFF> <0041>\nendbfrange\nendcmap end end\n"
+    font = '<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /ToUnicode 6 0 R ' \
+           '/DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X ' \
+           '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> >>] >>'
+    names = (1..fonts).map { |i| "/G#{i} #{6 + i} 0 R" }.join(' ')
+    content = (1..fonts).map { |i| "BT /G#{i} 12 Tf 72 #{780 - (i * 9)} Td <00010002> Tj ET" }.join("\n")
+    work_pdf(content, resources: "/Font << /F1 5 0 R #{names} >> ",
+                      extra: [pdf_stream(cmap, deflate: true)] + Array.new(fonts) { font })
+  end
+
   # Item 6: a valid page whose /MediaBox, /StructParents or an entry of
   # /Pages (+where+) holds an integer past 64 bits.
   def pdf_with_long_integer(where)
