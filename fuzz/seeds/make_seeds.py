@@ -387,8 +387,75 @@ def pdf_seeds():
     write("pdf_to_text", "indirect_filter_predictor.pdf", pdf_file(objects, b"<< /Size 7 /Root 1 0 R >>"))
 
 
+
+def objstm(members):
+    """A deflated object stream holding members (number -> body)."""
+    header, data = b"", b""
+    for n, body in members.items():
+        header += b"%d %d " % (n, len(data))
+        data += body + b"\n"
+    header += b"\n"
+    packed = zlib.compress(header + data)
+    return (b"<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>\nstream\n"
+            % (len(members), len(header), len(packed)) + packed + b"\nendstream")
+
+
+def work_seeds():
+    """Issue 39's shapes, scaled down: one operator or widget doing work of
+    its own (a list box, an OCMD expression, an /ActualText span, a combo
+    box of many widgets, glyphs far out, integers past 64 bits)."""
+    text = b"BT /F1 12 Tf 72 720 Td (Text on the page.) Tj ET\n"
+
+    def page(content, page_extra=b"", resources=b"", catalog=b"", extra=(), members=None,
+             box=b"0 0 612 792"):
+        objects = pdf_objects(content)
+        objects[0] = b"<< /Type /Catalog /Pages 2 0 R " + catalog + b">>"
+        objects[4] = (b"<< /Type /Page /Parent 2 0 R /MediaBox [" + box + b"] /Contents 4 0 R " + page_extra
+                      + b"/Resources << /Font << /F1 3 0 R >> " + resources + b">> >>")
+        objects += list(extra)
+        if members:
+            objects.append(objstm(members))
+        return pdf_file(objects, b"<< /Size %d /Root 1 0 R >>" % (len(objects) + 1))
+
+    form = b"/AcroForm << /Fields [6 0 R] /DA (/Helv 12 Tf) >> "
+    write("pdf_to_text", "work_list_box.pdf", page(
+        text, b"/Annots [6 0 R] ", catalog=form,
+        extra=[b"<< /Type /Annot /Subtype /Widget /FT /Ch /T (l) /Rect [72 500 272 620] /TI 1 "
+               b"/Opt [" + b"90 0 R " * 64 + b"[(x) 90 0 R]] >>"],
+        members={90: b"(" + b"l" * 20000 + b")"}))
+    write("pdf_to_text", "work_combo_box.pdf", page(
+        text, b"/Annots [7 0 R 8 0 R 7 0 R] ", catalog=form,
+        extra=[b"<< /FT /Ch /Ff 393216 /T (c) /Opt [" + b"[(a) 90 0 R] " * 32 + b"(b)] /V [(b) 90 0 R (z)] "
+               b"/Kids [7 0 R 8 0 R] >>",
+               b"<< /Type /Annot /Subtype /Widget /Parent 6 0 R /Rect [72 400 272 420] >>",
+               b"<< /Type /Annot /Subtype /Widget /Parent 6 0 R /Rect [72 300 272 320] /V (own) >>"],
+        members={90: b"(" + b"c" * 5000 + b"d)"}))
+    write("pdf_to_text", "work_comb_field.pdf", page(
+        text, b"/Annots [6 0 R] ", catalog=form,
+        extra=[b"<< /Type /Annot /Subtype /Widget /FT /Tx /Ff 16777216 /MaxLen 99999 /T (t) "
+               b"/Rect [72 400 272 420] /V 90 0 R >>"],
+        members={90: b"(" + b"0123456789" * 500 + b")"}))
+    write("pdf_to_text", "work_ocmd.pdf", page(
+        b"/OC /oc1 BDC EMC " * 50 + b"/OC /oc1 BDC " + text + b"EMC\n",
+        resources=b"/Properties << /oc1 7 0 R >> ",
+        catalog=b"/OCProperties << /OCGs [6 0 R] /D << /OFF [6 0 R] >> >> ",
+        extra=[b"<< /Type /OCG /Name (L) >>", b"<< /Type /OCMD /VE 90 0 R >>"],
+        members={90: b"[/Or 6 0 R " + b"90 0 R " * 200 + b"]"}))
+    write("pdf_to_text", "work_actual_text.pdf", page(
+        b"/Span /P1 BDC EMC " * 50 + b"/Span /P1 BDC " + text + b"EMC "
+        b"/Span << /ActualText (inline) >> BDC " + text + b"EMC\n",
+        resources=b"/Properties << /P1 << /ActualText 90 0 R >> >> ",
+        members={90: b"(" + b"t" * 20000 + b")"}))
+    write("pdf_to_text", "work_far_glyphs.pdf", page(
+        b"BT /F1 12 Tf 10000000000000000 Tc 100000000000000000000 700 Td (" + b"a" * 2000 + b") Tj ET\n",
+        box=b"0 0 1000000000000000000000000000000.0 792"))
+    write("pdf_to_text", "work_long_integers.pdf", page(
+        text, b"/StructParents 99999999999999999999 ", box=b"0 0 10000000000000000000 792",
+        members={90: b"<< /N -100000000000000000000 /S (12345678901234567890123) >>"}))
+
 if __name__ == "__main__":
     pdf_seeds()
+    work_seeds()
     path_seeds()
     glob_seeds()
     glob_length_seeds()

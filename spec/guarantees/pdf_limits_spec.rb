@@ -16,6 +16,13 @@ RSpec.describe 'Guarantee: a hostile PDF is refused within bounds', :native do
     expect(run_case('deep_objects')[:error]).to match(/deep_objects\.pdf.*nest.*more than 64 deep/)
   end
 
+  it 'refuses a 300 MB file by its size without copying it first' do
+    outcome = run_case('oversized')
+    expect(outcome[:error]).to match(/oversized\.pdf.*314572816 bytes, more than 268435456/)
+    # The file itself is 300 MB; a copy would be 300 more.
+    expect(outcome[:peak_mb] - outcome[:built_mb]).to be < 50
+  end
+
   it 'reads objects nested just within the limit, in a thread' do
     expect(run_case('nested_within_limit')[:result]).to eq("## Page 1\n\nSome text on the page.\n")
   end

@@ -82,6 +82,64 @@ RSpec.describe 'Guarantee: a hostile PDF text layer is read within bounds', :nat
     end
   end
 
+  # Issue 39: each unit of work is charged where it is done, and what
+  # cannot change within a document is found once. Each case's Timeout
+  # must end it within a second (the old build ran on for 40 s and more).
+  describe 'work of a single operator or widget' do
+    it 'makes a list box of 4,096 options of 1 MB one row at a time, down to the page foot (30 KB)' do
+      outcome = run_case('huge_list_box', 2)
+      rows = page_text(outcome).lines.drop(1)
+      # From the rectangle's top (620) a row every 1.1 em of 12 points
+      # down to the page's foot: 46 rows, each cut to 4 KB.
+      expect(rows.size).to eq(46)
+      expect(rows).to all(match(/\Al{4000,4200}\n\z/))
+      expect(outcome[:seconds]).to be < 3
+      expect(outcome[:peak_mb]).to be < 300
+    end
+
+    it 'evaluates an optional-content expression of 100,000 self-references once, within its bound (4 KB)' do
+      outcome = run_case('self_referencing_ocmd', 2)
+      expect(page_text(outcome)).to eq("After the marked content.\n")
+      expect(outcome[:seconds]).to be < 3
+    end
+
+    it 'decodes an 8 MB /ActualText only for a span that holds a glyph (9 KB)' do
+      outcome = run_case('long_actual_text', 2)
+      expect(page_text(outcome)).to eq("After the spans.\n")
+      expect(outcome[:seconds]).to be < 3
+      expect(outcome[:peak_mb]).to be < 300
+    end
+
+    it "finds a combo box's text once for its 200 widgets, values looked up in a set (30 KB)" do
+      outcome = run_case('combo_values', 2)
+      lines = page_text(outcome).lines
+      expect(lines.first).to eq("A combo box below.\n")
+      expect(lines.drop(1)).to all(match(/\Ac{4000,4200}\n\z/))
+      expect(outcome[:seconds]).to be < 3
+      expect(outcome[:peak_mb]).to be < 300
+    end
+
+    it 'checks 1,000,000 glyphs 1e16 apart from x = 1e20 for copies in linear time (2 KB)' do
+      outcome = run_case('far_glyphs', 5)
+      expect(page_text(outcome).count('a')).to eq(1_000_000)
+      expect(outcome[:seconds]).to be < 6
+      expect(outcome[:peak_mb]).to be < 500
+    end
+
+    it "counts 80 Type0 fonts' one shared 65,536-code map as allocated, and refuses past 256 MB of tables" do
+      outcome = run_case('fonts_sharing_a_map')
+      expect(outcome[:error]).to match(/its fonts' tables take more than 268435456 bytes/)
+      expect(outcome[:peak_mb]).to be < 350
+    end
+
+    # pdftotext reads each of them: "Read past the long number."
+    %w[long_integer_media_box long_integer_page long_integer_pages].each do |name|
+      it "reads an integer past 64 bits as a real, as pdftotext does (#{name})" do
+        expect(run_case(name)[:result]).to eq("## Page 1\n\nRead past the long number.\n")
+      end
+    end
+  end
+
   it 'reads a sentence at x = 1e9 moved back by the CTM (positions in f64)' do
     expect(run_case('far_coordinates')[:result]).to eq("## Page 1\n\nPay the invoice within thirty days.\n")
   end

@@ -9,6 +9,8 @@
 # built and at the end, and the file's size. Requiring it limits the
 # process's CPU time to +cpu+ seconds (PdfCase.limit_cpu).
 $LOAD_PATH.unshift(File.expand_path('../../lib', __dir__))
+# As spec_helper: another build's extension (NATIVE_EXTENSION_DIR) first.
+ENV['NATIVE_EXTENSION_DIR']&.then { |dir| $LOAD_PATH.unshift(File.expand_path(dir)) }
 require 'ruby_llm/file_stores/native'
 require 'json'
 require 'timeout'

@@ -45,6 +45,8 @@ CASES = {
   'encrypted_escaped_key_bomb' => lambda {
     make_encrypted_pdf_with_objstm('7 0 [1]', zeros: BOMB).sub('/Encrypt ', '/Encr#79pt ')
   },
+  # 300 MB, past the 256 MB a file may hold: refused by its size.
+  'oversized' => -> { "%PDF-1.4\n#{' ' * (300 << 20)}\n%%EOF\n" },
   'many_objects' => -> { make_pdf(TEXT, extra: Array.new(200_000) { '[1 2 3 (abc) /Name << /K 1 >>]' }) },
   # 64 MB of padding first, so lopdf's rescan before each object is long.
   'objects_after_padding' => lambda {

@@ -11,16 +11,22 @@ use crate::nogvl::nogvl;
 /// scan (no page with a usable text layer). Raises ConversionError naming
 /// `name` when the PDF is broken, encrypted or past a limit.
 fn pdf_to_text(ruby: &Ruby, bytes: RString, name: String) -> Result<Option<RString>, Error> {
-    // SAFETY: copied at once, before any Ruby code runs; the GVL is released
-    // only after, so the String may change or move without harm.
-    let bytes = unsafe { bytes.as_slice() }.to_vec();
+    let limits = Limits::default();
+    let refuse = |e: PdfError| match e {
+        PdfError::Cancelled => CoreError::cancelled(),
+        other => CoreError::conversion(other.to_string()).at(name.as_str()),
+    };
+    // SAFETY: read at once, before any Ruby code runs; the GVL is held, so
+    // the String can neither change nor move while the slice is used.
+    let slice = unsafe { bytes.as_slice() };
+    // Refused by its size before a copy (a 500 MB file was copied whole
+    // first, to be refused).
+    file_stores_pdf::check_size(slice.len(), &limits)
+        .map_err(|e| Error::from(crate::errors::CoreError(refuse(e))))?;
+    // Copied, so the GVL can be released: the String may then change or move.
+    let bytes = slice.to_vec();
     let text = nogvl(ruby, |cancel| {
-        file_stores_pdf::to_text(&bytes, Limits::default(), &|| cancel.is_cancelled()).map_err(
-            |e| match e {
-                PdfError::Cancelled => CoreError::cancelled(),
-                other => CoreError::conversion(other.to_string()).at(name.as_str()),
-            },
-        )
+        file_stores_pdf::to_text(&bytes, limits, &|| cancel.is_cancelled()).map_err(refuse)
     })?;
     Ok(text.map(|t| ruby.str_new(&t)))
 }

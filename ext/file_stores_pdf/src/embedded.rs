@@ -22,6 +22,7 @@ use ttf_parser::cmap::{Format, Subtable};
 use ttf_parser::{Face, GlyphId, Tag};
 
 use crate::filters::{self, Budget};
+use crate::fonts::{map_bytes, string_heap};
 use crate::names::glyph_text;
 
 /// The most glyph-to-text entries kept from one font: every glyph id. (The
@@ -233,8 +234,9 @@ impl GlyphText {
 
     /// Roughly the bytes this glyph text holds in memory.
     pub fn footprint(&self) -> usize {
-        let text: usize = self.text.values().map(|t| 40 + t.len()).sum();
-        text + self.code_to_glyph.len() * 16 + self.cid_to_gid.as_ref().map_or(0, |m| m.len() * 2)
+        let text = map_bytes(&self.text) + self.text.values().map(string_heap).sum::<usize>();
+        text + map_bytes(&self.code_to_glyph)
+            + self.cid_to_gid.as_ref().map_or(0, |m| m.capacity() * 2)
     }
 
     /// The text of CID `cid` of a CID font.

@@ -211,19 +211,25 @@ pub fn pages(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resu
         .collect())
 }
 
+/// Err for a file of `len` bytes, past `max_file_bytes`: the one check,
+/// which a caller may make before copying the file.
+pub fn check_size(len: usize, limits: &Limits) -> Result<()> {
+    if len > limits.max_file_bytes {
+        return Err(Error::TooLarge(format!(
+            "{len} bytes, more than {}",
+            limits.max_file_bytes
+        )));
+    }
+    Ok(())
+}
+
 /// Each page, in order, as the interpreter read it, or an error.
 fn read_pages(
     bytes: &[u8],
     limits: Limits,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Vec<text::Page>> {
-    if bytes.len() > limits.max_file_bytes {
-        return Err(Error::TooLarge(format!(
-            "{} bytes, more than {}",
-            bytes.len(),
-            limits.max_file_bytes
-        )));
-    }
+    check_size(bytes.len(), &limits)?;
     // A file without its `%PDF-` line whose first KiB holds an object
     // header (pdf.js's bug1606566) is read as poppler reads it: given a
     // header in a copy, its offsets then off, so its table is rebuilt.

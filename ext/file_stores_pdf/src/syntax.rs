@@ -472,6 +472,99 @@ pub fn stray_words(bytes: &[u8]) -> Vec<Range<usize>> {
     stray
 }
 
+/// Where each integer too large for 64 bits ends in `bytes` (outside
+/// strings, hexadecimal strings, comments, stream data and
+/// cross-reference tables). lopdf fails to parse such a number, and drops
+/// the object that holds it (a page whose `/MediaBox` or `/StructParents`
+/// holds one, or the whole page tree); poppler and pdf.js read it as a
+/// real. Linear.
+pub fn long_integers(bytes: &[u8]) -> Vec<usize> {
+    let mut scanner = Scanner {
+        bytes,
+        i: 0,
+        start: 0,
+    };
+    let mut found = Vec::new();
+    while let Some(token) = scanner.next() {
+        let Token::Word(start) = token else { continue };
+        let word = &bytes[start..scanner.i];
+        // A hexadecimal string's digits, from its `<` to its `>`.
+        let before = bytes[..start]
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map(|i| (i, bytes[i]));
+        if let Some((at, b'<')) = before {
+            if at == 0 || bytes[at - 1] != b'<' {
+                scanner.i =
+                    memchr::memchr(b'>', &bytes[start..]).map_or(bytes.len(), |n| start + n);
+                continue;
+            }
+        }
+        if word == b"xref" {
+            scanner.i = memmem::find(&bytes[scanner.i..], b"trailer")
+                .map_or(bytes.len(), |n| scanner.i + n);
+            continue;
+        }
+        let digits = word
+            .strip_prefix(b"+")
+            .or_else(|| word.strip_prefix(b"-"))
+            .unwrap_or(word);
+        // 19 digits always fit; from 20 on, past what an `i64` holds.
+        let long = digits.len() >= 19
+            && digits.iter().all(u8::is_ascii_digit)
+            && std::str::from_utf8(word).is_ok_and(|w| w.parse::<i64>().is_err());
+        if long {
+            found.push(scanner.i);
+        }
+    }
+    found
+}
+
+/// `bytes` with a `.` after each of `ends` (sorted), each integer there
+/// read as a real.
+pub fn widen(bytes: &[u8], ends: &[usize]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + ends.len());
+    let mut from = 0;
+    for &end in ends {
+        out.extend_from_slice(&bytes[from..end]);
+        out.push(b'.');
+        from = end;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out
+}
+
+/// An object stream's decoded `data` (its objects from `first` on) with
+/// every integer too large for 64 bits read as a real ([`long_integers`]),
+/// its header written again with the offsets that moved, and the new
+/// `first`; None when nothing is widened.
+pub fn widen_object_stream(data: &[u8], first: usize) -> Option<(Vec<u8>, usize)> {
+    let body = data.get(first..)?;
+    let ends = long_integers(body);
+    if ends.is_empty() {
+        return None;
+    }
+    let header = std::str::from_utf8(&data[..first]).ok()?;
+    let mut words = header.split_whitespace();
+    let mut new_header = String::with_capacity(header.len() + 16);
+    while let (Some(id), Some(offset)) = (words.next(), words.next()) {
+        let offset = match offset.parse::<usize>() {
+            // Each `.` before an object's start moves it one on.
+            Ok(o) => (o + ends.partition_point(|&e| e <= o)).to_string(),
+            Err(_) => offset.to_owned(),
+        };
+        new_header.push_str(id);
+        new_header.push(' ');
+        new_header.push_str(&offset);
+        new_header.push(' ');
+    }
+    new_header.push('\n');
+    let mut out = new_header.into_bytes();
+    let first = out.len();
+    out.extend(widen(body, &ends));
+    Some((out, first))
+}
+
 /// Writes spaces over the comments in `data`, an object stream's decoded
 /// data, outside literal strings. A comment is white space in object syntax,
 /// but lopdf parses an object-stream member from the offset its header
@@ -513,6 +606,31 @@ mod tests {
         let at = |w: &[u8]| bytes.windows(w.len()).position(|x| x == w).unwrap_or(0);
         let (unicode, ms) = (at(b"Unicode"), at(b"MS"));
         assert_eq!(stray_words(bytes), vec![unicode..unicode + 7, ms..ms + 2]);
+    }
+
+    #[test]
+    fn widens_integers_past_64_bits_outside_strings() {
+        let pdf = b"<< /MediaBox [0 0 10000000000000000000 792] /A 9223372036854775807 \
+                    /B -99999999999999999999 /S (12345678901234567890) /H <1234567890123456789012> >>";
+        let ends = long_integers(pdf);
+        assert_eq!(ends.len(), 2);
+        let widened = widen(pdf, &ends);
+        let text = String::from_utf8_lossy(&widened);
+        assert!(text.contains("[0 0 10000000000000000000. 792]"));
+        assert!(text.contains("/A 9223372036854775807 "));
+        assert!(text.contains("/B -99999999999999999999. "));
+        assert!(text.contains("(12345678901234567890)"));
+        assert!(text.contains("<1234567890123456789012>"));
+    }
+
+    #[test]
+    fn moves_the_objects_of_an_object_stream_past_a_widened_integer() {
+        let body = b"[10000000000000000000] (second)";
+        let data = [&b"5 0 6 23 "[..], body].concat();
+        let (out, first) = widen_object_stream(&data, 9).expect("widened");
+        assert_eq!(&out[..first], b"5 0 6 24 \n");
+        assert_eq!(&out[first + 24..], b"(second)");
+        assert_eq!(&out[first..first + 23], b"[10000000000000000000.]");
     }
 
     #[test]

@@ -121,9 +121,11 @@ pub struct Interpreter<'a> {
     page_resources: Option<&'a Dictionary>,
     /// The document's interactive form, read at the first annotation.
     form: Option<Rc<annots::Form<'a>>>,
+    /// A combo box's shown text, once per field ([`annots::Choices`]).
+    choices: annots::Choices,
     /// The `/ActualText` of the marked-content span being drawn, which
     /// stands for the glyphs inside it.
-    actual: Option<Actual>,
+    actual: Option<Actual<'a>>,
     /// The document's optional content groups, None without any.
     optional: Option<optional::Optional>,
     /// The marked-content sequences open on the page, each true when a
@@ -140,9 +142,14 @@ pub struct Interpreter<'a> {
 /// A `/Span` with an `/ActualText`, as pdftotext reads one: its glyphs
 /// are not read, and the text is placed once where they lie, from the
 /// first one's start to the last one's end (a ligature's "fi", a bullet's
-/// zero-width space, a hyphen marked as none).
-struct Actual {
-    text: String,
+/// zero-width space, a hyphen marked as none). The string is decoded at
+/// the span's end, only when a glyph was placed, and only as much of it as
+/// the text limit leaves room for: a page of 10,000 empty spans naming one
+/// 8 MB string decoded it 10,000 times.
+struct Actual<'a> {
+    /// The `/ActualText` string, as written: the document's, or a copy of
+    /// one the content stream writes in place (paid for as it was read).
+    text: std::borrow::Cow<'a, Object>,
     /// The first glyph's start and size, the last glyph's end.
     placed: Option<([f64; 2], f64, [f64; 2])>,
 }
@@ -168,6 +175,7 @@ impl<'a> Interpreter<'a> {
             images: false,
             page_resources: None,
             form: None,
+            choices: Default::default(),
             actual: None,
             optional: optional::Optional::read(doc),
             marked: Vec::new(),
@@ -508,7 +516,7 @@ impl<'a> Interpreter<'a> {
                 // skipped.
                 "BI" | "ID" => self.images = true,
                 "BMC" | "BDC" if marked.len() < MAX_MARKED => {
-                    self.begin_marked(resources, a);
+                    self.begin_marked(resources, a)?;
                     let span = self.actual.is_none()
                         && op.operator == "BDC"
                         && a.first().and_then(|n| n.as_name().ok()) == Some(b"Span".as_slice());
@@ -521,7 +529,7 @@ impl<'a> Interpreter<'a> {
                     }
                 }
                 "BMC" | "BDC" => {
-                    self.begin_marked(resources, a);
+                    self.begin_marked(resources, a)?;
                     deeper = deeper.saturating_add(1);
                 }
                 // The section's end ends its span (one with no glyphs
@@ -534,7 +542,7 @@ impl<'a> Interpreter<'a> {
                     self.end_marked();
                     let span = marked.pop().unwrap_or(false);
                     if span {
-                        self.end_actual(line);
+                        self.end_actual(line)?;
                     }
                 }
                 _ => {}
@@ -542,7 +550,7 @@ impl<'a> Interpreter<'a> {
         }
         // A span left open at the end of its stream ends there.
         if marked.contains(&true) {
-            self.end_actual(line);
+            self.end_actual(line)?;
         }
         Ok(())
     }
@@ -562,17 +570,23 @@ impl<'a> Interpreter<'a> {
         }
     }
 
-    /// Ends the `/ActualText` span: its text where its glyphs lay.
-    fn end_actual(&mut self, line: &mut Line) {
+    /// Ends the `/ActualText` span: its text where its glyphs lay, decoded
+    /// up to what the text limit leaves, its bytes charged as work.
+    fn end_actual(&mut self, line: &mut Line) -> Result<()> {
         if let Some(Actual {
             text,
             placed: Some((start, size, end)),
         }) = self.actual.take()
         {
+            let text = capped(&text, line.room_left());
+            self.work(bytes_work(string_len(&text)))?;
+            let text = lopdf::decode_text_string(&text).unwrap_or_default();
             if !text.is_empty() {
                 line.glyph(start, end, size, &text);
             }
+            self.text_room(line)?;
         }
+        Ok(())
     }
 
     /// Places each glyph of `bytes` and moves the text matrix past it; each
@@ -682,7 +696,7 @@ impl<'a> Interpreter<'a> {
             return Ok(());
         };
         // A form or an image in a hidden group is not drawn.
-        if !self.oc_visible(s.dict.get(b"OC").ok()) {
+        if !self.oc_visible(s.dict.get(b"OC").ok())? {
             return Ok(());
         }
         match s.dict.get(b"Subtype").and_then(|o| o.as_name()).ok() {
@@ -696,21 +710,24 @@ impl<'a> Interpreter<'a> {
         self.run_form(*id, s, resources, state.ctm, depth, forms, line)
     }
 
-    /// Whether content whose `/OC` entry is `oc` is shown.
-    fn oc_visible(&self, oc: Option<&Object>) -> bool {
-        match (&self.optional, oc) {
+    /// Whether content whose `/OC` entry is `oc` is shown; the terms of
+    /// its expression are charged as work.
+    fn oc_visible(&mut self, oc: Option<&Object>) -> Result<bool> {
+        let (shown, work) = match (&self.optional, oc) {
             (Some(optional), Some(oc)) => optional.visible(self.doc, oc),
-            _ => true,
-        }
+            _ => return Ok(true),
+        };
+        self.work(work)?;
+        Ok(shown)
     }
 
     /// `BMC` or `BDC`: opens a marked-content sequence, one that hides
     /// what it holds when it is `/OC` with a name the resources'
     /// `/Properties` map to a hidden group.
-    fn begin_marked(&mut self, resources: Option<&'a Dictionary>, a: &[Object]) {
+    fn begin_marked(&mut self, resources: Option<&'a Dictionary>, a: &[Object]) -> Result<()> {
         if self.marked.len() >= MAX_OC_MARKED {
             self.marked_over += 1;
-            return;
+            return Ok(());
         }
         let hides = match (a.first(), a.get(1)) {
             (Some(Object::Name(tag)), Some(Object::Name(name))) if tag.as_slice() == b"OC" => {
@@ -719,12 +736,13 @@ impl<'a> Interpreter<'a> {
                 let oc = resources
                     .and_then(find)
                     .or_else(|| self.page_resources.and_then(find));
-                oc.is_some() && !self.oc_visible(oc)
+                oc.is_some() && !self.oc_visible(oc)?
             }
             _ => false,
         };
         self.marked.push(hides);
         self.hiding += usize::from(hides);
+        Ok(())
     }
 
     /// `EMC`: closes the last marked-content sequence open.
@@ -788,33 +806,67 @@ fn form_matrix(dict: &Dictionary) -> Matrix {
     }
 }
 
-/// The `/ActualText` of a `/Span`'s properties `props`: a dictionary, or
-/// the name of one in the resources' `/Properties`.
-fn actual_text(
-    doc: &Document,
-    resources: Option<&Dictionary>,
+/// The work of reading `n` bytes of a string: a unit per 64 bytes, about
+/// what a glyph costs.
+fn bytes_work(n: usize) -> u64 {
+    (n as u64 / 64).saturating_add(1)
+}
+
+fn string_len(o: &Object) -> usize {
+    match o {
+        Object::String(s, _) => s.len(),
+        _ => 0,
+    }
+}
+
+/// A string object cut to what can give at most `room` bytes of text and
+/// a little over (so a longer one still reaches the text limit): every
+/// byte gives at least half a byte of UTF-8. Borrowed when short enough.
+fn capped(o: &Object, room: usize) -> std::borrow::Cow<'_, Object> {
+    let max = room.saturating_mul(2).saturating_add(8);
+    match o {
+        Object::String(s, format) if s.len() > max => {
+            std::borrow::Cow::Owned(Object::String(s[..max].to_vec(), *format))
+        }
+        o => std::borrow::Cow::Borrowed(o),
+    }
+}
+
+/// The `/ActualText` of a `/Span`'s properties `props` (a dictionary
+/// written in place, or the name of one in the resources' `/Properties`),
+/// as written.
+fn actual_text<'d>(
+    doc: &'d Document,
+    resources: Option<&'d Dictionary>,
     props: Option<&Object>,
-) -> Option<String> {
-    let dict = match props? {
-        Object::Dictionary(d) => d,
+) -> Option<std::borrow::Cow<'d, Object>> {
+    let resolve = |o: &'d Object| match o {
+        Object::Reference(id) => doc.get_object(*id).ok(),
+        o => Some(o),
+    };
+    let text = match props? {
+        Object::Dictionary(d) => {
+            let text = match d.get(b"ActualText").ok()? {
+                Object::Reference(id) => doc.get_object(*id).ok()?,
+                o => {
+                    return matches!(o, Object::String(..))
+                        .then(|| std::borrow::Cow::Owned(o.clone()))
+                }
+            };
+            return matches!(text, Object::String(..)).then_some(std::borrow::Cow::Borrowed(text));
+        }
         Object::Name(name) => {
             let found = sub_dict(doc, resources?, b"Properties")?.get(name).ok()?;
-            match found {
+            let dict = match found {
                 Object::Reference(id) => doc.get_dictionary(*id).ok()?,
                 Object::Dictionary(d) => d,
                 _ => return None,
-            }
+            };
+            resolve(dict.get(b"ActualText").ok()?)?
         }
         _ => return None,
     };
-    let text = match dict.get(b"ActualText").ok()? {
-        Object::Reference(id) => doc.get_object(*id).ok()?,
-        o => o,
-    };
-    match text {
-        Object::String(..) => lopdf::decode_text_string(text).ok(),
-        _ => None,
-    }
+    matches!(text, Object::String(..)).then_some(std::borrow::Cow::Borrowed(text))
 }
 
 fn sub_dict<'d>(doc: &'d Document, dict: &'d Dictionary, key: &[u8]) -> Option<&'d Dictionary> {
@@ -871,8 +923,63 @@ fn page_box(doc: &Document, id: ObjectId) -> Option<[f64; 4]> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use lopdf::{dictionary, Stream};
+
+    /// A document of one page drawing `content` with Helvetica as `/F1`
+    /// and `more` in its resources; `page` goes into the page dictionary.
+    pub(crate) fn one_page(
+        doc: &mut Document,
+        content: &[u8],
+        more: Dictionary,
+        page: Dictionary,
+    ) -> ObjectId {
+        let font = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        });
+        let mut resources = dictionary! { "Font" => dictionary! { "F1" => font } };
+        resources.extend(&more);
+        let pages = doc.new_object_id();
+        let content = doc.add_object(Stream::new(Dictionary::new(), content.to_vec()));
+        let mut dict = dictionary! {
+            "Type" => "Page", "Parent" => pages, "Contents" => content, "Resources" => resources,
+            "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+        };
+        dict.extend(&page);
+        let id = doc.add_object(dict);
+        doc.objects.insert(
+            pages,
+            Object::Dictionary(
+                dictionary! { "Type" => "Pages", "Kids" => vec![id.into()], "Count" => 1 },
+            ),
+        );
+        id
+    }
+
+    #[test]
+    fn decodes_an_actual_text_only_where_a_glyph_was_placed_within_the_text_limit() {
+        let mut doc = Document::with_version("1.7");
+        let long = doc.add_object(Object::string_literal("t".repeat(1 << 20)));
+        let props = dictionary! { "Properties" => dictionary! { "P1" => dictionary! { "ActualText" => long } } };
+        let mut content = b"/Span /P1 BDC EMC ".repeat(10_000);
+        content.extend_from_slice(b"/Span /P1 BDC BT /F1 12 Tf 72 720 Td (x) Tj ET EMC\n");
+        let page = one_page(&mut doc, &content, props, Dictionary::new());
+        let never = || false;
+        let mut reader = Interpreter::new(&doc, b"", Limits::default(), &never);
+        let text = reader.page(page).expect("read").text;
+        assert_eq!(text.trim_end(), "t".repeat(1 << 20));
+        // 20,004 operators and the one decoded string, not 10,001 of them.
+        assert!(reader.operations < 60_000, "{}", reader.operations);
+        // Past the text limit, refused with only what fits decoded.
+        let limits = Limits {
+            max_text_bytes: 1000,
+            ..Limits::default()
+        };
+        let mut reader = Interpreter::new(&doc, b"", limits, &never);
+        assert!(matches!(reader.page(page), Err(Error::TooLarge(_))));
+        assert!(reader.operations < 30_000, "{}", reader.operations);
+    }
 
     #[test]
     fn keeps_glyphs_far_from_the_origin_apart() {

@@ -147,6 +147,11 @@ impl Line {
         }
     }
 
+    /// The bytes of text that still fit.
+    pub(crate) fn room_left(&self) -> usize {
+        self.room.saturating_sub(self.out.len())
+    }
+
     /// Appends `c` if it fits in `room`.
     pub(crate) fn push(&mut self, c: char) {
         if self.out.len() + c.len_utf8() > self.room {

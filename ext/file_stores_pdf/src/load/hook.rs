@@ -239,11 +239,18 @@ pub(super) fn hook(id: ObjectId, object: &mut Object) -> Option<(ObjectId, Objec
                             data[r].fill(b' ');
                         }
                         h.budget_left = h.budget_left.saturating_sub(data.len() as u64);
-                        let first = s
+                        let mut first = s
                             .dict
                             .get(b"First")
                             .and_then(Object::as_i64)
                             .map_or(0, |f| usize::try_from(f).unwrap_or(usize::MAX));
+                        // Integers past 64 bits read as reals, as poppler
+                        // reads them (lopdf would drop their objects).
+                        if let Some((widened, at)) = syntax::widen_object_stream(&data, first) {
+                            data = widened;
+                            first = at;
+                            s.dict.set("First", Object::Integer(first as i64));
+                        }
                         let (members, tokens) = syntax::object_stream(&data, first, h.tokens_left);
                         if tokens > h.tokens_left {
                             h.error = Some(too_many_tokens(

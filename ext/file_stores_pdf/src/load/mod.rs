@@ -150,15 +150,32 @@ pub fn load(bytes: &[u8], limits: Limits, cancelled: &dyn Fn() -> bool) -> Resul
             copy[start + h] = b'x';
         }
     }
+    // An integer past 64 bits is read as a real, as poppler and pdf.js
+    // read it ([`syntax::long_integers`]): lopdf drops the object holding
+    // one (a page's `/MediaBox`, the page tree). Written with a `.` after
+    // it, the objects after it move, so the file is read from a rebuilt
+    // table.
+    let long = syntax::long_integers(&fixed.as_deref().unwrap_or(bytes)[start..]);
+    let widened = !long.is_empty();
+    if widened {
+        let ends: Vec<usize> = long.iter().map(|e| start + e).collect();
+        fixed = Some(syntax::widen(fixed.as_deref().unwrap_or(bytes), &ends));
+    }
+    if cancelled() {
+        return Err(Error::Cancelled);
+    }
     let bytes: &[u8] = fixed.as_deref().unwrap_or(bytes);
     let mut spent = 0u64;
-    let first = load_file(bytes, limits, tokens_left, cancelled, &mut spent);
-    let read_first = match first {
-        Ok(doc) if sound(&doc) => return Ok(finished(doc)),
-        // Dropped before the second read: one document at a time.
-        Ok(_) => None,
-        Err(Error::Broken(why)) => Some(why),
-        Err(e) => return Err(e),
+    let read_first = if widened {
+        None
+    } else {
+        match load_file(bytes, limits, tokens_left, cancelled, &mut spent) {
+            Ok(doc) if sound(&doc) => return Ok(finished(doc)),
+            // Dropped before the second read: one document at a time.
+            Ok(_) => None,
+            Err(Error::Broken(why)) => Some(why),
+            Err(e) => return Err(e),
+        }
     };
     let again = |spent: &mut u64| match &read_first {
         Some(why) => Err(Error::Broken(why.clone())),

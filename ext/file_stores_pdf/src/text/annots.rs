@@ -26,7 +26,14 @@
 //! and at most [`MAX_FIELDS`] of them; a field's inherited entries are
 //! looked up at most [`MAX_PARENTS`] parents up, each parent once (a
 //! cyclic field tree ends); at most [`MAX_OPTIONS`] options of a choice
-//! field are read.
+//! field are read. Nothing is made for a widget whose rectangle lies off
+//! the page. Each string is read as work (a unit per 64 bytes) and cut
+//! before it is decoded: a value to what the text limit leaves, an option
+//! to [`MAX_OPTION_BYTES`]; a list box's options are made one at a time,
+//! down to the page's foot (pdftotext keeps no row below it) and no
+//! further than the text limit; a combo box's values are looked up in a
+//! set, compared on their first [`MAX_OPTION_BYTES`], and its text is
+//! found once per field ([`Choices`]), not once per widget.
 
 use super::*;
 
@@ -36,6 +43,23 @@ const MAX_ANNOTS: usize = 10_000;
 const MAX_PARENTS: usize = 32;
 /// The most options of a choice field read.
 const MAX_OPTIONS: usize = 4096;
+
+/// The most bytes of one option read (and of a value compared): more
+/// than a row across a page shows (pdftotext keeps what lies on it).
+const MAX_OPTION_BYTES: usize = 4096;
+
+/// The most combo boxes whose text is kept.
+const MAX_CHOICES: usize = 100_000;
+
+/// The entries a combo box's text depends on, each kept by the field
+/// (or widget) that holds it.
+const CHOICE_KEYS: [&[u8]; 4] = [b"Opt", b"I", b"V", b"Ff"];
+
+/// A combo box's text for each field, found once a document: 200
+/// widgets of one field compared every value with every option 200 times.
+/// Keyed by the objects that hold the entries it depends on.
+#[derive(Default)]
+pub(super) struct Choices(HashMap<[Option<ObjectId>; 4], Option<String>>);
 
 /// Field flags (`/Ff`) that decide what a generated appearance shows.
 const MULTILINE: i64 = 1 << 12;
@@ -87,6 +111,8 @@ impl Drawable {
 /// parents up the tree, nearest first.
 struct Field<'d> {
     chain: Vec<&'d Dictionary>,
+    /// The objects of `chain`.
+    ids: Vec<ObjectId>,
     /// Whether the widget is in the form's field tree.
     in_tree: bool,
 }
@@ -113,8 +139,20 @@ impl<'d> Field<'d> {
         }
         Field {
             chain,
+            ids: seen,
             in_tree: form.in_tree.contains(&id),
         }
+    }
+
+    /// For each of `keys`, the object whose dictionary holds it.
+    fn owners<const N: usize>(&self, keys: [&[u8]; N]) -> [Option<ObjectId>; N] {
+        keys.map(|k| {
+            self.chain
+                .iter()
+                .zip(&self.ids)
+                .find(|(d, _)| d.has(k))
+                .map(|(_, id)| *id)
+        })
     }
 
     /// An inheritable entry, from the nearest dictionary that has it.
@@ -186,7 +224,7 @@ impl<'a> Interpreter<'a> {
                 continue;
             }
             // Nor is one in a hidden optional content group.
-            if !self.oc_visible(annot.get(b"OC").ok()) {
+            if !self.oc_visible(annot.get(b"OC").ok())? {
                 continue;
             }
             // Without a rectangle poppler has no annotation; an empty one
@@ -195,41 +233,56 @@ impl<'a> Interpreter<'a> {
             if rect[0] == rect[2] || rect[1] == rect[3] {
                 continue;
             }
+            // Nothing is made for a widget wholly off the page.
+            if let Some([x0, y0, x1, y1]) = line.page {
+                if rect[2] < x0 || rect[0] > x1 || rect[3] < y0 || rect[1] > y1 {
+                    continue;
+                }
+            }
             let (appearance, state) = normal_appearance(doc, annot);
             let subtype = annot.get(b"Subtype").and_then(Object::as_name).ok();
-            let generated = match subtype {
-                // Only a widget listed by reference has a field in poppler.
-                Some(b"Widget") if own_id.is_some() => {
-                    let field = Field::new(doc, &form, own_id.unwrap_or((0, 0)), annot);
-                    match field.get(doc, b"FT").and_then(|o| o.as_name().ok()) {
-                        Some(kind) if appearance.is_none() || form.need_appearances => {
-                            let own_da = string_bytes(field.get(doc, b"DA"));
-                            let da = if own_da.is_empty() { form.da } else { own_da };
-                            let drs: Vec<&'a Dictionary> = field
-                                .chain
-                                .iter()
-                                .find_map(|d| sub_dict(doc, d, b"DR"))
-                                .into_iter()
-                                .chain(form.dr)
-                                .collect();
-                            let drawable = self.drawable(&drs, da)?;
-                            Some(widget_text(
-                                doc, annot, &field, kind, state, &form, &drawable,
-                            ))
+            let generated =
+                match subtype {
+                    // Only a widget listed by reference has a field in poppler.
+                    Some(b"Widget") if own_id.is_some() => {
+                        let field = Field::new(doc, &form, own_id.unwrap_or((0, 0)), annot);
+                        match field.get(doc, b"FT").and_then(|o| o.as_name().ok()) {
+                            Some(kind) if appearance.is_none() || form.need_appearances => {
+                                let own_da = string_bytes(field.get(doc, b"DA"));
+                                let da = if own_da.is_empty() { form.da } else { own_da };
+                                let drs: Vec<&'a Dictionary> = field
+                                    .chain
+                                    .iter()
+                                    .find_map(|d| sub_dict(doc, d, b"DR"))
+                                    .into_iter()
+                                    .chain(form.dr)
+                                    .collect();
+                                let drawable = self.drawable(&drs, da)?;
+                                let shown = Shown {
+                                    rect,
+                                    page: line.page,
+                                    room: line.room_left(),
+                                };
+                                Some(self.widget_text(
+                                    annot, &field, kind, state, &form, &drawable, shown,
+                                )?)
+                            }
+                            _ => None,
                         }
-                        _ => None,
                     }
-                }
-                Some(b"FreeText") if appearance.is_none() => {
-                    let da = string_bytes(annot.get(b"DA").ok().and_then(|o| resolve(doc, o)));
-                    let drs: Vec<&'a Dictionary> = form.dr.into_iter().collect();
-                    let drawable = self.drawable(&drs, da)?;
-                    Some(free_text(doc, annot, &drawable))
-                }
-                _ => None,
-            };
+                    Some(b"FreeText") if appearance.is_none() => {
+                        let da = string_bytes(annot.get(b"DA").ok().and_then(|o| resolve(doc, o)));
+                        let drs: Vec<&'a Dictionary> = form.dr.into_iter().collect();
+                        let drawable = self.drawable(&drs, da)?;
+                        let contents = annot.get(b"Contents").ok().and_then(|o| resolve(doc, o));
+                        let contents = contents.map(|c| capped(c, line.room_left()));
+                        self.work(bytes_work(contents.as_deref().map_or(0, string_len)))?;
+                        Some(free_text(contents.as_deref(), &drawable))
+                    }
+                    _ => None,
+                };
             if let Some(lines) = generated {
-                self.place_generated(&lines, rect, line)?;
+                self.place_generated(&lines, line)?;
                 continue;
             }
             let Some((id, stream)) = appearance else {
@@ -285,15 +338,10 @@ impl<'a> Interpreter<'a> {
         ))
     }
 
-    /// Puts the lines of a generated appearance on lines of their own,
-    /// unless its rectangle lies wholly off the page.
-    fn place_generated(&mut self, lines: &[String], rect: [f64; 4], line: &mut Line) -> Result<()> {
-        if let Some([x0, y0, x1, y1]) = line.page {
-            if rect[2] < x0 || rect[0] > x1 || rect[3] < y0 || rect[1] > y1 {
-                return Ok(());
-            }
-        }
+    /// Puts the lines of a generated appearance on lines of their own.
+    fn place_generated(&mut self, lines: &[String], line: &mut Line) -> Result<()> {
         for text in lines {
+            self.work(bytes_work(text.len()))?;
             line.newline();
             line.last = None;
             for c in text.chars() {
@@ -543,169 +591,293 @@ fn da_drawable(own: &[u8], form: &Form) -> bool {
     sets_font(da) || (da != form.da && sets_font(form.da))
 }
 
-/// The text poppler draws in the appearance it makes for a widget of a
-/// field of type `kind` in `state`.
-fn widget_text(
-    doc: &Document,
-    annot: &Dictionary,
-    field: &Field,
-    kind: &[u8],
-    state: &[u8],
-    form: &Form,
-    drawable: &Drawable,
-) -> Vec<String> {
-    let flags = field
-        .get(doc, b"Ff")
-        .and_then(|o| o.as_i64().ok())
-        .unwrap_or(0);
-    let own_da = string_bytes(field.get(doc, b"DA"));
-    let caption = sub_object(doc, annot, b"MK")
-        .and_then(|mk| mk.as_dict().ok())
-        .and_then(|mk| mk.get(b"CA").ok())
-        .and_then(|ca| resolve(doc, ca));
-    match kind {
-        b"Btn" if flags & PUSH != 0 => match caption.and_then(text_string) {
-            Some(c) if da_drawable(own_da, form) => vec![drawable.keep(&c)],
-            _ => Vec::new(),
-        },
-        b"Btn" => {
-            // A radio button is on when its group's value names its state
-            // (a kid's own `/V` does not count); a check box when its
-            // state is not Off.
-            let on = state != b"Off"
-                && (flags & RADIO == 0
-                    || field.group_value(doc).and_then(|v| v.as_name().ok()) == Some(state));
-            let mark = match caption {
-                Some(c) => string_bytes(Some(c)),
-                // A check box without a caption shows ZapfDingbats' check.
-                None if flags & RADIO == 0 => b"3",
-                None => b"",
-            };
-            if !on || mark.is_empty() || !da_drawable(own_da, form) {
-                return Vec::new();
-            }
-            vec![dingbats(mark)]
-        }
-        b"Tx" => {
-            let Some(value) = field.get(doc, b"V").and_then(text_string) else {
-                return Vec::new();
-            };
-            if !da_drawable(own_da, form) {
-                return Vec::new();
-            }
-            let value = drawable.keep(&value);
-            if flags & PASSWORD != 0 {
-                return vec!["*".repeat(value.chars().filter(|c| !c.is_control()).count())];
-            }
-            let combs = field
-                .get(doc, b"MaxLen")
-                .and_then(|o| o.as_i64().ok())
-                .filter(|&n| n > 0 && flags & COMB != 0 && flags & MULTILINE == 0);
-            if let Some(n) = combs {
-                // Each character in a cell of its own, apart from the next.
-                let cells: Vec<String> = value
-                    .chars()
-                    .filter(|c| !c.is_control())
-                    .take(usize::try_from(n).unwrap_or(usize::MAX))
-                    .map(String::from)
-                    .collect();
-                return vec![cells.join(" ")];
-            }
-            value
-                .split(['\r', '\n'])
-                .filter(|l| !l.is_empty())
-                .map(str::to_owned)
-                .collect()
-        }
-        b"Ch" => {
-            if !da_drawable(own_da, form) {
-                return Vec::new();
-            }
-            choice_text(doc, field, flags)
-                .iter()
-                .map(|l| drawable.keep(l))
-                .collect()
-        }
-        _ => Vec::new(),
-    }
+/// Where a generated appearance is shown: the widget's rectangle, the
+/// page's box, and the bytes of text the limit leaves.
+#[derive(Clone, Copy)]
+struct Shown {
+    rect: [f64; 4],
+    page: Option<[f64; 4]>,
+    room: usize,
 }
 
-/// A choice field's shown text: a combo box's selected option (or its
-/// edited value), a list box's options from its top index on.
-fn choice_text(doc: &Document, field: &Field, flags: i64) -> Vec<String> {
-    // Each option: its export value and the text shown.
-    let options: Vec<(Option<&[u8]>, Option<&Object>)> =
-        match field.get(doc, b"Opt").and_then(|o| o.as_array().ok()) {
-            Some(opt) => opt
-                .iter()
-                .take(MAX_OPTIONS)
-                .map(|o| match resolve(doc, o) {
-                    Some(s @ Object::String(..)) => (None, Some(s)),
-                    Some(Object::Array(pair)) if pair.len() >= 2 => {
-                        let export = match pair.first().and_then(|o| resolve(doc, o)) {
-                            Some(Object::String(s, _)) => Some(s.as_slice()),
-                            _ => None,
-                        };
-                        let shown = pair
-                            .get(1)
-                            .and_then(|o| resolve(doc, o))
-                            .filter(|o| matches!(o, Object::String(..)));
-                        (export, shown)
+impl<'a> Interpreter<'a> {
+    /// The text poppler draws in the appearance it makes for a widget of a
+    /// field of type `kind` in `state`.
+    #[allow(clippy::too_many_arguments)]
+    fn widget_text(
+        &mut self,
+        annot: &'a Dictionary,
+        field: &Field<'a>,
+        kind: &[u8],
+        state: &[u8],
+        form: &Form,
+        drawable: &Drawable,
+        shown: Shown,
+    ) -> Result<Vec<String>> {
+        let doc = self.doc;
+        let flags = field
+            .get(doc, b"Ff")
+            .and_then(|o| o.as_i64().ok())
+            .unwrap_or(0);
+        let own_da = string_bytes(field.get(doc, b"DA"));
+        let caption = sub_object(doc, annot, b"MK")
+            .and_then(|mk| mk.as_dict().ok())
+            .and_then(|mk| mk.get(b"CA").ok())
+            .and_then(|ca| resolve(doc, ca));
+        let lines = match kind {
+            b"Btn" if flags & PUSH != 0 => {
+                let caption = caption.map(|c| capped(c, shown.room));
+                self.work(bytes_work(caption.as_deref().map_or(0, string_len)))?;
+                match caption.as_deref().and_then(text_string) {
+                    Some(c) if da_drawable(own_da, form) => vec![drawable.keep(&c)],
+                    _ => Vec::new(),
+                }
+            }
+            b"Btn" => {
+                // A radio button is on when its group's value names its state
+                // (a kid's own `/V` does not count); a check box when its
+                // state is not Off.
+                let on = state != b"Off"
+                    && (flags & RADIO == 0
+                        || field.group_value(doc).and_then(|v| v.as_name().ok()) == Some(state));
+                let mark = match caption {
+                    Some(c) => string_bytes(Some(c)),
+                    // A check box without a caption shows ZapfDingbats' check.
+                    None if flags & RADIO == 0 => b"3",
+                    None => b"",
+                };
+                if !on || mark.is_empty() || !da_drawable(own_da, form) {
+                    return Ok(Vec::new());
+                }
+                let mark = &mark[..mark.len().min(shown.room.saturating_add(1))];
+                self.work(bytes_work(mark.len()))?;
+                vec![dingbats(mark)]
+            }
+            b"Tx" => {
+                let Some(value) = field.get(doc, b"V") else {
+                    return Ok(Vec::new());
+                };
+                if !da_drawable(own_da, form) {
+                    return Ok(Vec::new());
+                }
+                let value = capped(value, shown.room);
+                self.work(bytes_work(string_len(&value)))?;
+                let Some(value) = text_string(&value) else {
+                    return Ok(Vec::new());
+                };
+                let value = drawable.keep(&value);
+                if flags & PASSWORD != 0 {
+                    return Ok(vec![
+                        "*".repeat(value.chars().filter(|c| !c.is_control()).count())
+                    ]);
+                }
+                let combs = field
+                    .get(doc, b"MaxLen")
+                    .and_then(|o| o.as_i64().ok())
+                    .filter(|&n| n > 0 && flags & COMB != 0 && flags & MULTILINE == 0);
+                if let Some(n) = combs {
+                    // Each character in a cell of its own, apart from the
+                    // next; made in place, no longer than the value.
+                    let mut cells = String::with_capacity(value.len() * 2);
+                    let chars = value.chars().filter(|c| !c.is_control());
+                    for c in chars.take(usize::try_from(n).unwrap_or(usize::MAX)) {
+                        if !cells.is_empty() {
+                            cells.push(' ');
+                        }
+                        cells.push(c);
                     }
-                    _ => (None, None),
-                })
-                .collect(),
-            None => Vec::new(),
+                    return Ok(vec![cells]);
+                }
+                value
+                    .split(['\r', '\n'])
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            }
+            b"Ch" => {
+                if !da_drawable(own_da, form) {
+                    return Ok(Vec::new());
+                }
+                let lines = if flags & COMBO == 0 {
+                    let da = if own_da.is_empty() { form.da } else { own_da };
+                    self.list_box(field, da, shown)?
+                } else {
+                    self.combo_box(field, flags, shown)?.into_iter().collect()
+                };
+                lines.iter().map(|l| drawable.keep(l)).collect()
+            }
+            _ => Vec::new(),
         };
-    if flags & COMBO == 0 {
+        Ok(lines)
+    }
+
+    /// A list box's options from its top index on, made one at a time:
+    /// each cut to [`MAX_OPTION_BYTES`], down to the page's foot (a row
+    /// every 1.1 em of the `/DA`'s size from the rectangle's top, as
+    /// poppler draws them), and no further than the text limit.
+    fn list_box(&mut self, field: &Field<'a>, da: &[u8], shown: Shown) -> Result<Vec<String>> {
+        let doc = self.doc;
+        let Some(options) = field.get(doc, b"Opt").and_then(|o| o.as_array().ok()) else {
+            return Ok(Vec::new());
+        };
         let top = field
             .get(doc, b"TI")
             .and_then(|o| o.as_i64().ok())
             .and_then(|t| usize::try_from(t).ok())
             .unwrap_or(0);
-        return options
-            .iter()
-            .skip(top)
-            .filter_map(|(_, shown)| shown.and_then(text_string))
-            .collect();
+        let rows = match (font_size(da), shown.page) {
+            (Some(size), Some([_, y0, _, _])) if size > 0.0 => {
+                let rows = ((shown.rect[3] - y0) / (1.1 * size)).floor();
+                if rows.is_finite() {
+                    rows.clamp(0.0, MAX_OPTIONS as f64) as usize
+                } else {
+                    MAX_OPTIONS
+                }
+            }
+            _ => MAX_OPTIONS,
+        };
+        let mut lines = Vec::new();
+        let mut made = 0usize;
+        for option in options.iter().take(MAX_OPTIONS).skip(top) {
+            if lines.len() >= rows || made > shown.room {
+                break;
+            }
+            self.work(1)?;
+            let Some(text) = option_shown(doc, option) else {
+                continue;
+            };
+            let text = capped(text, shown.room.min(MAX_OPTION_BYTES / 2));
+            self.work(bytes_work(string_len(&text)))?;
+            if let Some(text) = text_string(&text) {
+                made = made.saturating_add(text.len());
+                lines.push(text);
+            }
+        }
+        Ok(lines)
     }
-    // Selected by `/I` (as Acrobat and poppler prefer it), else by `/V`
-    // naming an option's export value (or its text, when it has none).
-    let matches = |v: &[u8], (export, shown): &(Option<&[u8]>, Option<&Object>)| match export {
-        Some(e) => *e == v,
-        None => shown.is_some_and(|s| string_bytes(Some(s)) == v),
-    };
-    let selected: Option<usize> = match field.get(doc, b"I") {
-        Some(Object::Array(indices)) => indices
-            .iter()
-            .take(MAX_OPTIONS)
-            .filter_map(|i| i.as_i64().ok())
-            .filter_map(|i| usize::try_from(i).ok())
-            .filter(|&i| i < options.len())
-            .min(),
-        _ => match field.get(doc, b"V") {
-            Some(Object::String(v, _)) => {
-                let found = options.iter().position(|o| matches(v, o));
+
+    /// A combo box's shown text: its selected option (or its edited
+    /// value), found once per field ([`Choices`]).
+    fn combo_box(&mut self, field: &Field<'a>, flags: i64, shown: Shown) -> Result<Option<String>> {
+        let key = field.owners(CHOICE_KEYS);
+        if let Some(text) = self.choices.0.get(&key).cloned() {
+            self.work(1)?;
+            return Ok(text);
+        }
+        let text = self.selected_option(field, flags, shown)?;
+        if self.choices.0.len() < MAX_CHOICES {
+            self.choices.0.insert(key, text.clone());
+        }
+        Ok(text)
+    }
+
+    /// A combo box's selected option: by `/I` (as Acrobat and poppler
+    /// prefer it), else by `/V` naming an option's export value (or its
+    /// text, when it has none), looked up in a set of the values; each
+    /// option and value read as work.
+    fn selected_option(
+        &mut self,
+        field: &Field<'a>,
+        flags: i64,
+        shown: Shown,
+    ) -> Result<Option<String>> {
+        let doc = self.doc;
+        let cut = |s: &'a [u8]| &s[..s.len().min(MAX_OPTION_BYTES)];
+        // Each option: what `/V` names it by, and the text shown.
+        let options: Vec<(&[u8], Option<&Object>)> =
+            match field.get(doc, b"Opt").and_then(|o| o.as_array().ok()) {
+                Some(opt) => opt
+                    .iter()
+                    .take(MAX_OPTIONS)
+                    .map(|o| {
+                        let shown = option_shown(doc, o);
+                        let named = match resolve(doc, o) {
+                            Some(Object::Array(pair)) if pair.len() >= 2 => {
+                                match pair.first().and_then(|o| resolve(doc, o)) {
+                                    Some(Object::String(s, _)) => Some(s.as_slice()),
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        let named = named.or_else(|| shown.map(|s| string_bytes(Some(s))));
+                        (cut(named.unwrap_or_default()), shown)
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+        self.work(options.len() as u64)?;
+        let selected: Option<usize> = match field.get(doc, b"I") {
+            Some(Object::Array(indices)) => indices
+                .iter()
+                .take(MAX_OPTIONS)
+                .filter_map(|i| i.as_i64().ok())
+                .filter_map(|i| usize::try_from(i).ok())
+                .filter(|&i| i < options.len())
+                .min(),
+            _ => {
+                let values: Vec<&[u8]> = match field.get(doc, b"V") {
+                    Some(Object::String(v, _)) => vec![cut(v)],
+                    Some(Object::Array(values)) => values
+                        .iter()
+                        .take(MAX_OPTIONS)
+                        .filter_map(|v| match v {
+                            Object::String(v, _) => Some(cut(v)),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let hashed: usize = values.iter().map(|v| v.len()).sum::<usize>()
+                    + options.iter().map(|(n, _)| n.len()).sum::<usize>();
+                self.work(bytes_work(hashed))?;
+                let set: HashSet<&[u8]> = values.into_iter().collect();
+                // An option with neither an export value nor a text is
+                // named by nothing.
+                let found = options.iter().position(|(named, shown)| {
+                    (shown.is_some() || !named.is_empty()) && set.contains(named)
+                });
                 if found.is_none() && flags & EDIT != 0 {
-                    let edited = field.get(doc, b"V").and_then(text_string);
-                    return edited.into_iter().collect();
+                    if let Some(v @ Object::String(..)) = field.get(doc, b"V") {
+                        let v = capped(v, shown.room);
+                        self.work(bytes_work(string_len(&v)))?;
+                        return Ok(text_string(&v));
+                    }
                 }
                 found
             }
-            Some(Object::Array(values)) => options.iter().position(|o| {
-                values
-                    .iter()
-                    .take(MAX_OPTIONS)
-                    .any(|v| matches!(v, Object::String(v, _) if matches(v, o)))
-            }),
-            _ => None,
-        },
-    };
-    selected
-        .and_then(|i| options.get(i))
-        .and_then(|(_, shown)| shown.and_then(text_string))
-        .into_iter()
-        .collect()
+        };
+        let Some(text) = selected.and_then(|i| options.get(i)).and_then(|(_, s)| *s) else {
+            return Ok(None);
+        };
+        let text = capped(text, MAX_OPTION_BYTES / 2);
+        self.work(bytes_work(string_len(&text)))?;
+        Ok(text_string(&text))
+    }
+}
+
+/// The text an option of `/Opt` shows: the option, or the second of its
+/// pair (export value, text); None when that is no string.
+fn option_shown<'d>(doc: &'d Document, option: &'d Object) -> Option<&'d Object> {
+    match resolve(doc, option)? {
+        s @ Object::String(..) => Some(s),
+        Object::Array(pair) if pair.len() >= 2 => pair
+            .get(1)
+            .and_then(|o| resolve(doc, o))
+            .filter(|o| matches!(o, Object::String(..))),
+        _ => None,
+    }
+}
+
+/// The font size a default appearance string sets (`/Name size Tf`), the
+/// last one.
+fn font_size(da: &[u8]) -> Option<f64> {
+    let tokens: Vec<&[u8]> = da
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let w = tokens.windows(3).rfind(|w| w[2] == b"Tf")?;
+    std::str::from_utf8(w[1]).ok()?.parse().ok()
 }
 
 /// A button's caption as ZapfDingbats draws it ("3" is a check mark).
@@ -718,13 +890,8 @@ fn dingbats(bytes: &[u8]) -> String {
 
 /// The lines of a free-text note without an appearance: its `/Contents`,
 /// what its font can draw of them.
-fn free_text(doc: &Document, annot: &Dictionary, drawable: &Drawable) -> Vec<String> {
-    let Some(text) = annot
-        .get(b"Contents")
-        .ok()
-        .and_then(|o| resolve(doc, o))
-        .and_then(text_string)
-    else {
+fn free_text(contents: Option<&Object>, drawable: &Drawable) -> Vec<String> {
+    let Some(text) = contents.and_then(text_string) else {
         return Vec::new();
     };
     text.split(['\r', '\n'])
@@ -805,6 +972,66 @@ mod tests {
         assert_eq!(field.chain.len(), 2);
         assert_eq!(field.get(&doc, b"FT"), Some(&Object::Name(b"Tx".to_vec())));
         assert_eq!(field.get(&doc, b"V"), None);
+    }
+
+    #[test]
+    fn makes_a_list_box_down_to_the_page_foot_each_option_cut() {
+        use lopdf::dictionary;
+        let mut doc = Document::with_version("1.7");
+        let long = doc.add_object(Object::string_literal("l".repeat(100_000)));
+        let widget = doc.add_object(dictionary! {
+            "Type" => "Annot", "Subtype" => "Widget", "FT" => "Ch", "T" => Object::string_literal("l"),
+            "DA" => Object::string_literal("/Helv 12 Tf"),
+            "Rect" => vec![72.into(), 50.into(), 272.into(), 100.into()],
+            "Opt" => vec![Object::Reference(long); 1000],
+        });
+        let annots = dictionary! { "Annots" => vec![widget.into()] };
+        let page = crate::text::tests::one_page(&mut doc, b"", Dictionary::new(), annots);
+        let never = || false;
+        let mut reader = Interpreter::new(&doc, b"", crate::Limits::default(), &never);
+        let text = reader.page(page).expect("read").text;
+        // A row every 13.2 points down from y = 100: 7 above the foot.
+        let rows: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(rows.len(), 7);
+        assert!(rows
+            .iter()
+            .all(|r| r.len() <= MAX_OPTION_BYTES + 8 && r.len() > 4000));
+    }
+
+    #[test]
+    fn finds_a_combo_box_s_text_once_per_field() {
+        use lopdf::dictionary;
+        let mut doc = Document::with_version("1.7");
+        let long = "c".repeat(10_000);
+        let field = doc.new_object_id();
+        let widgets: Vec<Object> = (0..50)
+            .map(|_| {
+                doc.add_object(dictionary! {
+                    "Type" => "Annot", "Subtype" => "Widget", "Parent" => field,
+                    "Rect" => vec![72.into(), 500.into(), 272.into(), 520.into()],
+                })
+                .into()
+            })
+            .collect();
+        let options = vec![Object::string_literal(format!("{long}a")); 500];
+        let values: Vec<Object> = (b'b'..b'r')
+            .map(|c| Object::string_literal(format!("{long}{}", c as char)))
+            .collect();
+        doc.objects.insert(
+            field,
+            Object::Dictionary(dictionary! {
+                "FT" => "Ch", "Ff" => COMBO, "DA" => Object::string_literal("/Helv 12 Tf"),
+                "Opt" => options, "V" => values, "Kids" => widgets.clone(),
+            }),
+        );
+        let annots = dictionary! { "Annots" => widgets };
+        let page = crate::text::tests::one_page(&mut doc, b"", Dictionary::new(), annots);
+        let never = || false;
+        let mut reader = Interpreter::new(&doc, b"", crate::Limits::default(), &never);
+        let text = reader.page(page).expect("read").text;
+        // Compared on their first 4 KB, the values name the first option.
+        assert_eq!(text.lines().filter(|l| l.starts_with("cccc")).count(), 50);
+        assert_eq!(reader.choices.0.len(), 1);
     }
 
     #[test]

@@ -15,15 +15,16 @@
 //! - `--` goes where the line numbers shown have a gap, as the searcher
 //!   would place it in one pass;
 //! - a NUL anywhere makes the file binary, as a reader's search does;
-//! - UTF-16 with a byte order mark is transcoded to UTF-8 on the way, and a
-//!   UTF-8 mark left out, as grep-searcher does for a reader;
+//! - the bytes become text as every store reads a file's text
+//!   (`file_stores_store::text`: UTF-16 and UTF-32 with a byte order mark
+//!   transcoded on the way, a UTF-8 mark left out);
 //! - a line longer than [`HEAP_LIMIT`] fails the file, as it does on disk.
 //!
 //! When the deadline (or a cancel) comes first, the file is reported as far
 //! as it was searched, with the number of the last line searched, so the
 //! model can read the rest with `read_file`.
 
-use encoding_rs::{CoderResult, Decoder, UTF_16BE, UTF_16LE};
+use file_stores_store::text::Decoder;
 use grep_regex::RegexMatcher;
 use grep_searcher::Searcher;
 
@@ -39,10 +40,10 @@ const MAX_KEPT: usize = 1 << 20;
 
 /// How the pushed bytes become UTF-8 (see the module docs).
 enum Decode {
-    /// Fewer bytes than a byte order mark has come so far.
+    /// Fewer bytes than the longest byte order mark has come so far: the
+    /// decoder decides the encoding from the first four.
     Sniffing(Vec<u8>),
-    Plain,
-    Utf16(Box<Decoder>),
+    Text(Box<Decoder>),
 }
 
 /// Why a streamed file takes no more bytes.
@@ -151,44 +152,18 @@ impl Streamed {
     fn decode(&mut self, chunk: &[u8], last: bool) {
         if let Decode::Sniffing(head) = &mut self.decode {
             head.extend_from_slice(chunk);
-            if head.len() < 3 && !last {
+            if head.len() < 4 && !last {
                 return;
             }
             let head = std::mem::take(head);
-            let (decode, skip) = match head.as_slice() {
-                [0xFF, 0xFE, ..] => (
-                    Decode::Utf16(Box::new(UTF_16LE.new_decoder_with_bom_removal())),
-                    0,
-                ),
-                [0xFE, 0xFF, ..] => (
-                    Decode::Utf16(Box::new(UTF_16BE.new_decoder_with_bom_removal())),
-                    0,
-                ),
-                [0xEF, 0xBB, 0xBF, ..] => (Decode::Plain, 3),
-                _ => (Decode::Plain, 0),
-            };
-            self.decode = decode;
-            return self.decode(&head[skip..], last);
+            self.decode = Decode::Text(Box::default());
+            return self.decode(&head, last);
         }
-        match &mut self.decode {
-            Decode::Utf16(decoder) => {
-                let mut src = chunk;
-                loop {
-                    let room = decoder
-                        .max_utf8_buffer_length(src.len())
-                        .unwrap_or(src.len() * 3 + 16);
-                    let at = self.pending.len();
-                    self.pending.resize(at + room, 0);
-                    let (result, read, written, _) =
-                        decoder.decode_to_utf8(src, &mut self.pending[at..], last);
-                    self.pending.truncate(at + written);
-                    src = &src[read..];
-                    if result == CoderResult::InputEmpty {
-                        break;
-                    }
-                }
+        if let Decode::Text(decoder) = &mut self.decode {
+            self.pending.extend_from_slice(decoder.push(chunk));
+            if last {
+                self.pending.extend_from_slice(decoder.finish().as_bytes());
             }
-            _ => self.pending.extend_from_slice(chunk),
         }
     }
 
@@ -390,7 +365,7 @@ mod tests {
     }
 
     #[test]
-    fn utf16_and_a_utf8_mark_read_as_a_reader_reads_them() {
+    fn utf16_utf32_and_a_utf8_mark_read_as_a_reader_reads_them() {
         let opts = Options::default();
         let body: String = (1..=300).map(|n| format!("{n} café needle\n")).collect();
         let mut le = vec![0xFF, 0xFE];
@@ -399,7 +374,12 @@ mod tests {
         be.extend(body.encode_utf16().flat_map(u16::to_be_bytes));
         let mut marked = vec![0xEF, 0xBB, 0xBF];
         marked.extend(body.as_bytes());
-        for text in [le, be, marked] {
+        // UTF-32 too: one definition of a file's text (`file_stores_store::text`).
+        let mut le32 = vec![0xFF, 0xFE, 0, 0];
+        le32.extend(body.chars().flat_map(|c| u32::from(c).to_le_bytes()));
+        let mut be32 = vec![0, 0, 0xFE, 0xFF];
+        be32.extend(body.chars().flat_map(|c| u32::from(c).to_be_bytes()));
+        for text in [le, be, marked, le32, be32] {
             // Held whole over 64 KB, a text is searched through a reader,
             // which transcodes it.
             let expected = whole(
