@@ -367,7 +367,10 @@ mod tests {
     #[test]
     fn utf16_utf32_and_a_utf8_mark_read_as_a_reader_reads_them() {
         let opts = Options::default();
-        let body: String = (1..=300).map(|n| format!("{n} café needle\n")).collect();
+        let body = (1..=300).fold(String::new(), |mut body, n| {
+            body.push_str(&format!("{n} café needle\n"));
+            body
+        });
         let mut le = vec![0xFF, 0xFE];
         le.extend(body.encode_utf16().flat_map(u16::to_le_bytes));
         let mut be = vec![0xFE, 0xFF];
