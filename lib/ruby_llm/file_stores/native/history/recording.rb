@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      module History
+        # How a change becomes versions, for HistoryRecorder and
+        # HistoryMethods: what each path held before and after, compared
+        # under the store's lock; the bytes a version holds kept first.
+        # Included by HistoryMethods.
+        module Recording
+          # The change a catch-up records from the +newest+ version to +file+
+          # (nil: no file): nil when there is nothing to record.
+          def self.catch_up_change(newest, file)
+            return nil if newest.nil? && file.nil?
+            return :deleted if file.nil?
+
+            newest.nil? || newest.digest.nil? ? :created : :changed
+          end
+
+          private
+
+          # Records the change the block makes to +paths+ (under the lock):
+          # what each held before and after becomes a version, with what made
+          # it (History.by). +moved+: [sources, targets] of a move.
+          def history_change(paths, moved: nil, after_from_result: false, &block)
+            log = history_log
+            with_lock do
+              history_recover(log)
+              before = paths.uniq.to_h { |path| [path, self[path]] }
+              before.each { |path, file| history_catch_up(log, path, file) }
+              log.begin_change(before.keys.map { |path| [history_owner, path] })
+              result = nil
+              begin
+                result = HistoryRecorder.active(log, &block)
+              ensure
+                after = after_from_result && result.is_a?(RubyLLM::StoredFile) ? { result.path => result } : {}
+                history_settle(log, before, after, moved)
+              end
+              result
+            end
+          end
+
+          # Adds a version for each of +before+'s paths whose file changed.
+          def history_settle(log, before, known, moved)
+            by = History.by
+            versions = before.filter_map do |path, old|
+              new = known.fetch(path) { self[path] }
+              next if old&.digest == new&.digest && old.nil? == new.nil?
+
+              history_fields(log, path, history_change_of(path, old, new, moved), new, by)
+            end
+            versions.empty? ? log.end_change : log.add(versions)
+          end
+
+          def history_change_of(path, old, new, moved)
+            return moved&.first&.include?(path) ? :moved_out : :deleted if new.nil?
+            return :restored if History.change_override
+            return :moved_in if moved&.last&.include?(path)
+
+            old.nil? ? :created : :changed
+          end
+
+          # A version's fields for +file+ (nil: none) at +path+, its bytes kept.
+          def history_fields(log, path, change, file, by, baseline: false)
+            log.hold(file.digest) { |sink| each_chunk(path) { |chunk| sink << chunk } } if file
+            { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
+              content_type: file&.content_type, at: Time.now, by:, baseline: }
+          end
+
+          # Records what the file at +path+ holds (+file+, nil: nothing) when
+          # its newest version says otherwise: the bytes it had before the
+          # history first saw it (a baseline, older than any checkpoint), or a
+          # change made around the store (on disk, by an in-place run).
+          def history_catch_up(log, path, file, by: nil)
+            newest = log.newest([history_owner, path])
+            return if newest&.digest == file&.digest
+
+            change = Recording.catch_up_change(newest, file) or return
+            log.add([history_fields(log, path, change, file, by, baseline: newest.nil? && by.nil?)])
+          end
+
+          # Every path with a file now, and every path whose newest version
+          # has bytes (a file that may be gone).
+          def history_known_paths(log)
+            (list.map(&:path) + log.keys_since(0, history_owner).map(&:last)).uniq
+          end
+
+          # Brings the log up to date, and records what the files of a change
+          # whose process died midway hold now.
+          def history_recover(log)
+            keys = log.sync or return
+
+            keys.each do |owner, path|
+              history_catch_up(log, path, self[path]) if owner == history_owner
+            end
+            log.end_change
+          end
+        end
+      end
+    end
+  end
+end
