@@ -18,9 +18,10 @@ module RubyLLM
 
         # One version as a log keeps it. +baseline+: the bytes a file had
         # before the history first saw it change (they count as older than
-        # any checkpoint).
+        # any checkpoint); +blob_id+: the Active Storage blob holding the
+        # bytes (nil in the other logs, which keep bytes by digest).
         Record = Struct.new(:id, :owner, :path, :change, :digest, :byte_size, :content_type, :at, :by, :baseline,
-                            keyword_init: true) do
+                            :blob_id, keyword_init: true) do
           def key = [owner, path]
 
           def to_version
@@ -41,6 +42,20 @@ module RubyLLM
           yield
         ensure
           Thread.current[BY], Thread.current[CHANGE] = outer
+        end
+
+        # The key a question's checkpoint is kept under for +message+: a
+        # saved record's class and id (the same in every process), else the
+        # object itself (a RubyLLM::Message of a chat in memory). Not a
+        # valid file path, so it never names a file's versions.
+        def message_key(message)
+          if defined?(::ActiveRecord::Base) && message.is_a?(::ActiveRecord::Base)
+            raise ArgumentError, 'the message is not saved: it has no checkpoint' unless message.persisted?
+
+            "/question/#{message.class.name}##{message.id}"
+          else
+            "/question/object-#{message.object_id}"
+          end
         end
 
         # What makes the changes now: :app unless acting says otherwise.
@@ -72,13 +87,19 @@ module RubyLLM
         def memory_log(option)
           return nil if option.nil? || option == false
 
+          check_option(option)
+          MemoryLog.new(**limits(option))
+        end
+
+        # Refuses a history: option that is neither true nor a Hash of
+        # keep: and keep_for: (a store without a folder of its own).
+        def check_option(option)
           unless option == true || option.is_a?(Hash)
             raise ArgumentError, 'history: must be true, false or a Hash with keep: and keep_for:, not ' \
                                  "#{option.inspect}"
           end
 
           check_keys(option)
-          MemoryLog.new(**limits(option))
         end
 
         # The log of a NativeDir in +root+ made with +option+: a folder path

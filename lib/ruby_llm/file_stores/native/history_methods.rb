@@ -11,9 +11,8 @@ module RubyLLM
       # HistoryRecorder records the versions; included by StoreMethods.
       module HistoryMethods
         include History::Recording
-
-        # The bytes diff reads of each version, at most.
-        DIFF_MAX_BYTES = 32 << 20
+        include History::Questions
+        include History::Diffs
 
         # Whether the store keeps a history.
         def history? = !history_log.nil?
@@ -50,7 +49,7 @@ module RubyLLM
             History.acting(History.by, change: :restored) do
               next delete(record.path) && nil unless record.digest
 
-              write(record.path, log.bytes(record), content_type: record.content_type)
+              write(record.path, log.content(record), content_type: record.content_type)
             end
           end
         end
@@ -85,8 +84,13 @@ module RubyLLM
         # moved ones back where they were; all or nothing, under the store's
         # lock. Returns what it undid (as changes_since gave it). Raises
         # RubyLLM::FileStore::HistoryError when a version it needs is no
-        # longer kept, having changed nothing.
-        def rewind(checkpoint)
+        # longer kept, having changed nothing. With +to:+ a chat's user
+        # message instead, the files go back to how they were when it was
+        # asked (see remember_question).
+        #
+        #   chat.file_store.rewind(to: chat.messages.where(role: 'user').second)
+        def rewind(checkpoint = nil, to: nil)
+          checkpoint = to_question(to) unless to.nil?
           with_history { |log| History::Rewind.run(self, log, history_owner, checkpoint) }
         end
 
@@ -147,31 +151,6 @@ module RubyLLM
 
           log.record([history_owner, version.path], version.id) ||
             raise(RubyLLM::FileNotFoundError, "version #{version.id} of #{version.path} is no longer kept")
-        end
-
-        def diff_side(log, record)
-          return [record.path, ''.b] unless record.digest
-
-          diff_check(record.path, record.content_type, record.byte_size)
-          [record.path, log.bytes(record)]
-        end
-
-        def diff_current(path)
-          file = self[path]
-          return [path, ''.b] unless file
-
-          diff_check(path, file.content_type, file.byte_size)
-          [path, read(path)]
-        end
-
-        def diff_check(path, content_type, byte_size)
-          unless Native.text_content_type?(content_type.to_s)
-            raise ArgumentError, "#{path} is #{content_type}, not text: diff compares text files; read_version " \
-                                 'gives the bytes of each version'
-          end
-          return if byte_size <= DIFF_MAX_BYTES
-
-          raise ArgumentError, "#{path} is #{byte_size} bytes: diff compares versions of at most #{DIFF_MAX_BYTES}"
         end
       end
     end

@@ -109,6 +109,8 @@ module RubyLLM
             elsif line.key?('f')
               line['f'].each { |id| forget_id(id) }
               @forgotten_lines += 1
+            elsif line.key?('q')
+              @questions[line['q']] = line['cp']
             elsif line.key?('pending')
               @pending = line['pending']
             else
@@ -126,6 +128,12 @@ module RubyLLM
           def persist(records)
             append(records.map { |record| Lines.encode(record) })
             @pending = nil
+          end
+
+          # A question of a persisted chat's record, kept across processes; a
+          # chat in memory's question lives as long as this log.
+          def persist_question(key, id)
+            append([{ 'q' => key, 'cp' => id }]) unless key.start_with?('/question/object-')
           end
 
           def persist_forget(ids)

@@ -59,6 +59,23 @@ module RubyLLM
             keep_bytes(digest, &) unless bytes?(digest)
           end
 
+          # Whether the bytes of +record+ are kept.
+          def kept?(record) = bytes?(record.digest)
+
+          # What a store's write takes to make +record+ the file again: its
+          # bytes here (the Active Storage log gives its blob, kept as it is).
+          def content(record) = bytes(record)
+
+          # Remembers that the question keyed +key+ (History.message_key) was
+          # asked at the checkpoint +id+.
+          def remember_question(key, id)
+            persist_question(key, id)
+            @questions[key] = id
+          end
+
+          # The checkpoint id of the question keyed +key+, or nil.
+          def question(key) = @questions[key]
+
           # Brings the log up to date with what other processes wrote, and
           # returns the keys of a change that was under way when its process
           # stopped (nil when none): the store records what they hold now.
@@ -79,6 +96,7 @@ module RubyLLM
             @records = {}
             @forgotten_first = {}
             @refs = Hash.new(0)
+            @questions = {}
             @last_id = 0
           end
 
@@ -122,6 +140,7 @@ module RubyLLM
 
           def persist(_records); end
           def persist_forget(_ids); end
+          def persist_question(_key, _id); end
         end
       end
     end

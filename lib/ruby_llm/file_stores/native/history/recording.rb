@@ -63,9 +63,17 @@ module RubyLLM
 
           # A version's fields for +file+ (nil: none) at +path+, its bytes kept.
           def history_fields(log, path, change, file, by, baseline: false)
-            log.hold(file.digest) { |sink| each_chunk(path) { |chunk| sink << chunk } } if file
             { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
-              content_type: file&.content_type, at: Time.now, by:, baseline: }
+              content_type: file&.content_type, at: Time.now, by:, baseline:,
+              blob_id: file && history_keep_bytes(log, path, file) }
+          end
+
+          # Keeps the bytes of +file+ at +path+ for a version; returns the
+          # blob that holds them where the store has one (Active Storage
+          # overrides it: the file's own blob, nothing copied), else nil.
+          def history_keep_bytes(log, path, file)
+            log.hold(file.digest) { |sink| each_chunk(path) { |chunk| sink << chunk } }
+            nil
           end
 
           # Records what the file at +path+ holds (+file+, nil: nothing) when

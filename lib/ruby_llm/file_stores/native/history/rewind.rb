@@ -58,7 +58,9 @@ module RubyLLM
           # nothing; returns the changes it undid.
           def run(store, log, owner, checkpoint)
             changes = changes(log, owner, checkpoint, strict: true)
-            missing = changes.find { |change| change.before && !log.bytes?(change.before.digest) }
+            missing = changes.find do |change|
+              change.before && !log.kept?(log.record([owner, change.path], change.before.id))
+            end
             if missing
               raise RubyLLM::FileStore::HistoryError,
                     "the bytes of #{missing.path} at that checkpoint are no longer kept: nothing was rewound"
@@ -95,7 +97,7 @@ module RubyLLM
               store.delete(path) if current
             elsif current&.digest != version.digest
               record = log.record([owner, path], version.id)
-              store.write(path, log.bytes(record), content_type: version.content_type)
+              store.write(path, log.content(record), content_type: version.content_type)
             end
           end
 
