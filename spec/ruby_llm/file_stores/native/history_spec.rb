@@ -131,4 +131,39 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
       expect(again.versions('a.md').map(&:change)).to eq(%i[changed created])
     end
   end
+
+  describe 'with_file_store(history:) and file_store history:' do
+    let(:setup) { RubyLLM::FileStores::Native::Glue::Setup }
+    let(:memory_default) { -> { RubyLLM::FileStore::Memory.new } }
+
+    it 'makes the default store, :memory or a folder with history; refuses a store object or a folder given true' do
+      expect(setup.build(setup::DEFAULT, default: memory_default, history: { keep: 20 }).store.history?).to be(true)
+      expect(setup.build(:memory, default: memory_default, history: true).store.history?).to be(true)
+      folder = setup.build(File.join(@tmp, 'work'), default: memory_default, history: File.join(@tmp, 'history'))
+      expect(folder.store.history?).to be(true)
+      expect { setup.build(File.join(@tmp, 'work'), default: memory_default, history: true) }
+        .to raise_error(ArgumentError, /folder of its own/)
+      expect { setup.build(RubyLLM::FileStore::Memory.new, default: memory_default, history: true) }
+        .to raise_error(ArgumentError, /make your own store with history:/)
+      expect(setup.build(:memory, default: memory_default).store.history?).to be(false)
+    end
+
+    it "takes history: in an agent's file_store, checked when declared" do
+      declared = RubyLLM::FileStores::Native::Glue::AgentFileStore.declare(history: { keep: 20 })
+      expect(declared.options).to eq(history: { keep: 20 })
+      expect { RubyLLM::FileStores::Native::Glue::AgentFileStore.declare(histories: true) }
+        .to raise_error(ArgumentError, /history:/)
+    end
+
+    it 'takes a checkpoint before each question and rewinds to a message' do
+      store = RubyLLM::FileStore::Memory.new(history: true)
+      message = Object.new
+      checkpoint = RubyLLM::FileStores::Native::History::Stores.before_question(store)
+      RubyLLM::FileStores::Native::History::Stores.asked(store, message, checkpoint)
+      store.write('a.md', 'after the question')
+      store.rewind(to: message)
+      expect(store.list).to eq([])
+      expect { store.rewind(to: Object.new) }.to raise_error(RubyLLM::FileStore::HistoryError, /no checkpoint/)
+    end
+  end
 end
