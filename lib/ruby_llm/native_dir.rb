@@ -176,6 +176,15 @@ module RubyLLM
 
     def lock_owner = Fiber.current.object_id
 
+    # A version of a write given a String keeps those bytes, checked by
+    # digest, without reading the file back (see History::Recording).
+    def history_keep_bytes(log, path, file, written = nil)
+      return super unless FileStores::Native::History::Recording.same_bytes?(written, file)
+
+      log.hold(file.digest) { |sink| sink << written }
+      nil
+    end
+
     # Runs a native call that takes the lock itself: as it is on a thread,
     # where its wait blocks only this thread; inside with_lock under a
     # Fiber scheduler, so that it finds the lock held and never waits.

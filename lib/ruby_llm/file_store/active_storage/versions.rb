@@ -38,7 +38,7 @@ module RubyLLM
         def history_owner = @owner && [@owner.class.polymorphic_name, @owner.id]
 
         # A version holds the blob the file has: nothing is copied or sent.
-        def history_keep_bytes(_log, path, _file)
+        def history_keep_bytes(_log, path, _file, _written = nil)
           row = at_paths(own_rows, path).first
           row&.file_attachment&.blob_id
         end

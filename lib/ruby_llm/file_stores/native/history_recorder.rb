@@ -15,11 +15,11 @@ module RubyLLM
         ACTIVE = :ruby_llm_file_store_history_active
         private_constant :ACTIVE
 
-        def write(path, ...)
+        def write(path, content, ...)
           return super unless history_recording?
 
           path = RubyLLM::FileStore.path(path)
-          history_change([path], after_from_result: true) { super }
+          history_change([path], written: content) { super }
         end
 
         def delete(path, ...)

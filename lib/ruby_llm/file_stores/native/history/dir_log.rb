@@ -39,9 +39,7 @@ module RubyLLM
             @journal = File.join(folder, 'journal')
             FileUtils.mkdir_p(File.join(folder, 'blobs'))
             @identity = nil
-            @offset = 0
-            @forgotten_lines = 0
-            @pending = nil
+            reload
           end
 
           def sync
@@ -49,7 +47,10 @@ module RubyLLM
             return nil unless stat
 
             identity = [stat.dev, stat.ino]
-            reload if identity != @identity || stat.size < @offset
+            if identity != @identity || stat.size < @offset
+              reload
+              close_journal
+            end
             @identity = identity
             read_from(@offset, stat.size) if stat.size > @offset
             @pending
@@ -145,11 +146,25 @@ module RubyLLM
           # lines (and #read_from cuts a torn one).
           def append(lines)
             text = lines.map { |line| "#{JSON.generate(line)}\n" }.join
-            written = File.open(@journal, 'ab') { |file| file.write(text) }
-            @offset += written
-            stat = File.stat(@journal)
-            @identity = [stat.dev, stat.ino]
+            @offset += journal_io.write(text)
             compact if @forgotten_lines > COMPACT_AFTER && @forgotten_lines > @records.size
+          end
+
+          # The journal open for appending (O_APPEND, unbuffered), opened once:
+          # a change costs one write, not an open and a close.
+          def journal_io
+            return @io if @io && !@io.closed?
+
+            @io = File.open(@journal, 'ab')
+            @io.sync = true
+            stat = @io.stat
+            @identity = [stat.dev, stat.ino]
+            @io
+          end
+
+          def close_journal
+            @io&.close
+            @io = nil
           end
 
           # Writes the journal again with only the versions kept, replacing it
@@ -160,6 +175,7 @@ module RubyLLM
             text = kept.map { |record| "#{JSON.generate(Lines.encode(record))}\n" }.join
             File.binwrite(temporary, text)
             File.rename(temporary, @journal)
+            close_journal
             stat = File.stat(@journal)
             @identity = [stat.dev, stat.ino]
             @offset = stat.size

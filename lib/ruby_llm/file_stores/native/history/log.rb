@@ -106,14 +106,17 @@ module RubyLLM
             @last_id = record.id if record.id > @last_id
           end
 
-          # The versions of +key+ past keep: and keep_for:, oldest first.
+          # The versions of +key+ past keep: and keep_for:, oldest first
+          # (never the newest).
           def past_limits(key)
             list = @records[key]
-            horizon = keep_for && (Time.now.to_f - keep_for)
-            list.take_while.with_index do |record, index|
-              left = list.size - index
-              left > 1 && (left > keep || (horizon && record.at.to_f < horizon))
-            end
+            past = list.size - keep
+            past = 0 if past.negative?
+            return list.first(past) unless keep_for
+
+            horizon = Time.now.to_f - keep_for
+            past += 1 while past < list.size - 1 && list[past].at.to_f < horizon
+            list.first(past)
           end
 
           def forget(records)
@@ -125,17 +128,20 @@ module RubyLLM
 
           def drop(record)
             list = @records[record.key]
-            list.delete(record)
+            list.delete_at(list.index { |each| each.equal?(record) })
             @records.delete(record.key) if list.empty?
             first = @forgotten_first[record.key]
             @forgotten_first[record.key] = record.id if first.nil? || record.id < first
-            return unless record.digest
+            release(record.digest) if record.digest
+          end
 
-            @refs[record.digest] -= 1
-            return unless @refs[record.digest] <= 0
+          # One version fewer holds the bytes of +digest+: they go with the last.
+          def release(digest)
+            @refs[digest] -= 1
+            return if @refs[digest].positive?
 
-            @refs.delete(record.digest)
-            drop_bytes(record.digest)
+            @refs.delete(digest)
+            drop_bytes(digest)
           end
 
           def persist(_records); end

@@ -18,12 +18,20 @@ module RubyLLM
             newest.nil? || newest.digest.nil? ? :created : :changed
           end
 
+          # Whether +written+ (what a write was given) is a String holding
+          # exactly the bytes of +file+, so they need not be read back.
+          def self.same_bytes?(written, file)
+            written.is_a?(String) && written.bytesize == file.byte_size &&
+              FileStores::Native.sha256_hex(written) == file.digest
+          end
+
           private
 
           # Records the change the block makes to +paths+ (under the lock):
           # what each held before and after becomes a version, with what made
-          # it (History.by). +moved+: [sources, targets] of a move.
-          def history_change(paths, moved: nil, after_from_result: false, &block)
+          # it (History.by). +moved+: [sources, targets] of a move; +written+:
+          # what a write was given (its String's bytes need no reading back).
+          def history_change(paths, moved: nil, written: nil, &block)
             log = history_log
             with_lock do
               history_recover(log)
@@ -34,21 +42,21 @@ module RubyLLM
               begin
                 result = HistoryRecorder.active(log, &block)
               ensure
-                after = after_from_result && result.is_a?(RubyLLM::StoredFile) ? { result.path => result } : {}
-                history_settle(log, before, after, moved)
+                after = result.is_a?(RubyLLM::StoredFile) && !written.nil? ? { result.path => result } : {}
+                history_settle(log, before, after, moved, written)
               end
               result
             end
           end
 
           # Adds a version for each of +before+'s paths whose file changed.
-          def history_settle(log, before, known, moved)
+          def history_settle(log, before, known, moved, written = nil)
             by = History.by
             versions = before.filter_map do |path, old|
               new = known.fetch(path) { self[path] }
               next if old&.digest == new&.digest && old.nil? == new.nil?
 
-              history_fields(log, path, history_change_of(path, old, new, moved), new, by)
+              history_fields(log, path, history_change_of(path, old, new, moved), new, by, written:)
             end
             versions.empty? ? log.end_change : log.add(versions)
           end
@@ -62,16 +70,18 @@ module RubyLLM
           end
 
           # A version's fields for +file+ (nil: none) at +path+, its bytes kept.
-          def history_fields(log, path, change, file, by, baseline: false)
+          def history_fields(log, path, change, file, by, baseline: false, written: nil)
             { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
               content_type: file&.content_type, at: Time.now, by:, baseline:,
-              blob_id: file && history_keep_bytes(log, path, file) }
+              blob_id: file && history_keep_bytes(log, path, file, written) }
           end
 
-          # Keeps the bytes of +file+ at +path+ for a version; returns the
-          # blob that holds them where the store has one (Active Storage
-          # overrides it: the file's own blob, nothing copied), else nil.
-          def history_keep_bytes(log, path, file)
+          # Keeps the bytes of +file+ at +path+ for a version (+written+: what
+          # a write was given); returns the blob that holds them where the
+          # store has one (Active Storage overrides it: the file's own blob,
+          # nothing copied), else nil. NativeDir keeps a written String's
+          # bytes without reading the file back.
+          def history_keep_bytes(log, path, file, _written = nil)
             log.hold(file.digest) { |sink| each_chunk(path) { |chunk| sink << chunk } }
             nil
           end

@@ -32,7 +32,9 @@ module RubyLLM
             # then renames it there: a killed process leaves no torn blob.
             def keep_bytes(digest, &)
               path = blob(digest)
-              FileUtils.mkdir_p(File.dirname(path))
+              folder = File.dirname(path)
+              FileUtils.mkdir_p(folder) unless (@blob_folders ||= {}).key?(folder)
+              @blob_folders[folder] = true
               temporary = "#{path}.#{SecureRandom.hex(6)}.tmp"
               File.open(temporary, File::WRONLY | File::CREAT | File::EXCL | File::BINARY, 0o600, &)
               File.rename(temporary, path)
