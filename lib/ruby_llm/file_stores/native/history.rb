@@ -14,7 +14,8 @@ module RubyLLM
 
         BY = :ruby_llm_file_store_history_by
         CHANGE = :ruby_llm_file_store_history_change
-        private_constant :BY, :CHANGE
+        UNRECORDED = :ruby_llm_file_store_history_unrecorded
+        private_constant :BY, :CHANGE, :UNRECORDED
 
         # One version as a log keeps it. +baseline+: the bytes a file had
         # before the history first saw it change (they count as older than
@@ -57,6 +58,19 @@ module RubyLLM
             "/question/object-#{message.object_id}"
           end
         end
+
+        # Runs the block with no change through any store recorded: what
+        # needs no history (a chat's long tool results under results/).
+        def unrecorded
+          outer = Thread.current[UNRECORDED]
+          Thread.current[UNRECORDED] = true
+          yield
+        ensure
+          Thread.current[UNRECORDED] = outer
+        end
+
+        # Whether changes go unrecorded now (see unrecorded).
+        def unrecorded? = Thread.current[UNRECORDED] == true
 
         # What makes the changes now: :app unless acting says otherwise.
         def by = Thread.current[BY] || :app

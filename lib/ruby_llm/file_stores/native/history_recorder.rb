@@ -76,7 +76,7 @@ module RubyLLM
 
         def history_recording?
           log = history_log
-          !log.nil? && !HistoryRecorder.active?(log)
+          !log.nil? && !HistoryRecorder.active?(log) && !History.unrecorded?
         end
       end
     end

@@ -50,6 +50,14 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
       expect(names.grep(/history|version|rewind|checkpoint|restore/)).to eq([])
     end
 
+    it "keeps no history of a chat's long tool results under results/" do
+      store = RubyLLM::FileStore::Memory.new(history: true)
+      long = RubyLLM::FileStores::Native::Glue::LongResults.new(store, limit: 1000)
+      _, file = long.shape('search_files', 'x' * 5000)
+      expect(file.path).to start_with('results/')
+      expect(store.versions(file.path)).to eq([])
+    end
+
     it 'refuses a history: it cannot read' do
       expect { RubyLLM::FileStore::Memory.new(history: 'yes') }.to raise_error(ArgumentError, /history:/)
       expect { RubyLLM::FileStore::Memory.new(history: { keep: 0 }) }.to raise_error(ArgumentError, /keep:/)
