@@ -39,8 +39,7 @@ module RubyLLM
 
         # A version holds the blob the file has: nothing is copied or sent.
         def history_keep_bytes(_log, path, _file, _written = nil)
-          row = at_paths(own_rows, path).first
-          row&.file_attachment&.blob_id
+          at_paths(own_rows, path).joins(:file_attachment).pick(::ActiveStorage::Attachment.arel_table[:blob_id])
         end
       end
     end

@@ -105,7 +105,7 @@ module RubyLLM
           with_lock do
             history_recover(log)
             paths = paths&.map { |path| RubyLLM::FileStore.path(path) } || history_known_paths(log)
-            paths.each { |path| history_catch_up(log, path, self[path], by:) }
+            history_catch_up_all(log, paths, by)
           end
           nil
         end

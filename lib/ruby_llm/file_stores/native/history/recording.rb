@@ -91,11 +91,24 @@ module RubyLLM
           # history first saw it (a baseline, older than any checkpoint), or a
           # change made around the store (on disk, by an in-place run).
           def history_catch_up(log, path, file, by: nil)
-            newest = log.newest([history_owner, path])
-            return if newest&.digest == file&.digest
+            fields = history_catch_up_fields(log, path, file, by)
+            log.add([fields]) if fields
+          end
 
-            change = Recording.catch_up_change(newest, file) or return
-            log.add([history_fields(log, path, change, file, by, baseline: newest.nil? && by.nil?)])
+          # The version history_catch_up records for +file+ at +path+, or nil.
+          def history_catch_up_fields(log, path, file, by)
+            newest = log.newest([history_owner, path])
+            return nil if newest&.digest == file&.digest
+
+            change = Recording.catch_up_change(newest, file) or return nil
+            history_fields(log, path, change, file, by, baseline: newest.nil? && by.nil?)
+          end
+
+          # history_catch_up for each of +paths+, the versions added at once
+          # (one append to a NativeDir's journal, not one per file).
+          def history_catch_up_all(log, paths, by)
+            versions = paths.filter_map { |path| history_catch_up_fields(log, path, self[path], by) }
+            log.add(versions) unless versions.empty?
           end
 
           # Every path with a file now, and every path whose newest version
