@@ -20,6 +20,7 @@ $LOAD_PATH.unshift(File.expand_path('../lib', __dir__))
 require 'ruby_llm/file_stores/native'
 
 RUNS = Integer(ENV.fetch('BENCH_RUNS', '7'))
+MANY = Integer(ENV.fetch('BENCH_HISTORY_VERSIONS', '3000'))
 AS = ENV['BENCH_HISTORY_AS'] != '0'
 TMP = Dir.mktmpdir('history_bench')
 at_exit { FileUtils.rm_rf(TMP) }
@@ -32,10 +33,13 @@ if AS
 end
 
 def store_for(kind, history, name)
+  history = { keep: 10_000 } if history == :all
   case kind
   when 'Memory' then RubyLLM::FileStore::Memory.new(history:)
   when 'NativeDir'
-    RubyLLM::NativeDir.new(File.join(TMP, name), history: history && File.join(TMP, "#{name}-history"))
+    folder = File.join(TMP, "#{name}-history")
+    RubyLLM::NativeDir.new(File.join(TMP, name),
+                           history: history && (history == true ? folder : { path: folder, **history }))
   when 'Active Storage' then RubyLLM::FileStore::ActiveStorage.new(Chat.create!(title: name), history:)
   end
 end
@@ -115,11 +119,11 @@ def high_water_mark = File.read('/proc/self/status')[/VmHWM:\s+(\d+)/, 1].to_i
 
 # Peak resident memory of a child writing +versions+ versions of a 64 KB
 # file with history on, less before its first write (kB).
-def peak_growth(kind, versions)
+def peak_growth(kind, versions, history)
   reader, writer = IO.pipe
   pid = fork do
     reader.close
-    store = store_for(kind, true, "rss-#{kind.delete(' ')}-#{versions}")
+    store = store_for(kind, history, "rss-#{kind.delete(' ')}-#{versions}-#{history}")
     ActiveRecord::Base.connection.reconnect! if kind == 'Active Storage'
     base = high_water_mark
     chunk = 'x' * (64 << 10)
@@ -133,10 +137,13 @@ def peak_growth(kind, versions)
 end
 
 puts
-puts format('%<store>-16s %<few>22s %<many>22s', store: 'store', few: '500 versions (MB)', many: '3,000 versions (MB)')
+puts format('%<store>-16s %<off>16s %<few>16s %<many>16s', store: 'store', off: 'off, 3,000 (MB)', few: 'on, 500 (MB)',
+                                                           many: 'on, 3,000 (MB)')
 kinds.each do |kind|
-  few = peak_growth(kind, 500)
-  many = peak_growth(kind, 3000)
+  off = peak_growth(kind, MANY, false)
+  few = peak_growth(kind, MANY / 6, :all)
+  many = peak_growth(kind, MANY, :all)
   note = kind == 'Memory' ? '   (in memory by design)' : ''
-  puts format('%<kind>-16s %<few>22.1f %<many>22.1f%<note>s', kind:, few: few / 1024.0, many: many / 1024.0, note:)
+  puts format('%<kind>-16s %<off>16.1f %<few>16.1f %<many>16.1f%<note>s', kind:, off: off / 1024.0, few: few / 1024.0,
+                                                                          many: many / 1024.0, note:)
 end
