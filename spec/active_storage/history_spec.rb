@@ -59,6 +59,15 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'with history' do
     expect(store.versions('mine.md')).to eq([])
   end
 
+  it 'records a kept attachment (keep_blob) as a version by :attachment, sharing its blob' do
+    blob = ActiveStorage::Blob.create_and_upload!(io: StringIO.new("# Brief\n"), filename: 'brief.md',
+                                                  content_type: 'text/markdown')
+    RubyLLM::FileStores::Native::History.acting(:attachment) { store.keep_blob('brief.md', blob) }
+    version = store.versions('brief.md').first
+    expect(version).to have_attributes(change: :created, by: :attachment)
+    expect(chat.ruby_llm_chat_file_versions.last.blob_id).to eq(blob.id)
+  end
+
   it 'goes with the chat' do
     store.write('a.md', 'one')
     chat.destroy!

@@ -69,6 +69,7 @@ module RubyLLM
       include BatchWrite
       include Moves
       include Versions
+      prepend Versions::KeptBlobs
 
       FULL = "This chat's files are full: delete or overwrite files."
 

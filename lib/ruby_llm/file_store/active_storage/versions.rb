@@ -34,6 +34,17 @@ module RubyLLM
           VersionLog.new(@chat, **FileStores::Native::History.limits(option))
         end
 
+        # keep_blob is a change too (a kept attachment, by :attachment): the
+        # store prepends this, so it goes through the one recorder as write
+        # does. Not in HistoryRecorder, since only this store keeps blobs.
+        module KeptBlobs
+          def keep_blob(path, ...)
+            return super unless history_recording?
+
+            history_change([FileStore.path(path)]) { super }
+          end
+        end
+
         # An owner's view sees its own versions.
         def history_owner = @owner && [@owner.class.polymorphic_name, @owner.id]
 
