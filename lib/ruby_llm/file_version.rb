@@ -30,7 +30,7 @@ module RubyLLM
     # attachment, nil for a file that was there before the history.
     attr_reader :by
 
-    def initialize(path:, id:, change:, digest:, byte_size:, content_type:, created_at:, by:)
+    def initialize(path:, id:, change:, digest:, byte_size:, content_type:, created_at:, by:, kept: true)
       raise ArgumentError, "change must be one of #{CHANGES.join(', ')}, not #{change.inspect}" unless
         CHANGES.include?(change)
 
@@ -42,8 +42,13 @@ module RubyLLM
       @content_type = content_type&.to_s&.dup&.freeze
       @created_at = created_at
       @by = by.is_a?(String) ? by.dup.freeze : by
+      @kept = kept ? true : false
       freeze
     end
+
+    # Whether its bytes were kept: false for a version over the history's
+    # max_version_bytes (recorded, never missing, but not readable).
+    def kept? = @kept
 
     # Whether the version has bytes: false for a deletion or a move away.
     def content?
@@ -51,7 +56,7 @@ module RubyLLM
     end
 
     def to_h
-      { path:, id:, change:, digest:, byte_size:, content_type:, created_at:, by: }
+      { path:, id:, change:, digest:, byte_size:, content_type:, created_at:, by:, kept: @kept }
     end
 
     def ==(other)

@@ -18,7 +18,9 @@ module RubyLLM
 
         attr_reader :keep, :keep_for
 
-        def initialize(chat, keep:, keep_for:)
+        # +max_version_bytes+ is taken and not needed: a version holds its
+        # file's blob, so every version is kept.
+        def initialize(chat, keep:, keep_for:, max_version_bytes: nil) # rubocop:disable Lint/UnusedMethodArgument
           @chat = chat
           @keep = keep
           @keep_for = keep_for
@@ -74,6 +76,9 @@ module RubyLLM
         end
 
         def kept?(record) = !record.blob_id.nil?
+
+        # Never: a version holds its file's blob, whatever its size.
+        def too_big?(_byte_size) = false
 
         # The blob of +record+: a write keeps it as it is.
         def content(record)

@@ -21,12 +21,18 @@ module RubyLLM
         # before the history first saw it change (they count as older than
         # any checkpoint); +blob_id+: the Active Storage blob holding the
         # bytes (nil in the other logs, which keep bytes by digest).
+        # +unkept+: true for a version over max_version_bytes, whose bytes
+        # were not kept.
         Record = Struct.new(:id, :owner, :path, :change, :digest, :byte_size, :content_type, :at, :by, :baseline,
-                            :blob_id, keyword_init: true) do
+                            :blob_id, :unkept, keyword_init: true) do
           def key = [owner, path]
 
+          # Whether its bytes were kept (all but a version over max_version_bytes).
+          def bytes_kept? = digest && !unkept
+
           def to_version
-            RubyLLM::FileVersion.new(path:, id:, change:, digest:, byte_size:, content_type:, created_at: at, by:)
+            RubyLLM::FileVersion.new(path:, id:, change:, digest:, byte_size:, content_type:, created_at: at, by:,
+                                     kept: !unkept)
           end
         end
 
@@ -81,7 +87,7 @@ module RubyLLM
         # The keep: and keep_for: of a history: option given as a Hash (or
         # true); raises ArgumentError for anything else.
         def limits(option)
-          return { keep: DEFAULT_KEEP, keep_for: nil } if option == true
+          return { keep: DEFAULT_KEEP, keep_for: nil, max_version_bytes: nil } if option == true
 
           keep = option.fetch(:keep, DEFAULT_KEEP)
           keep_for = option[:keep_for]
@@ -93,7 +99,16 @@ module RubyLLM
                                  "#{keep_for.inspect}"
           end
 
-          { keep:, keep_for: keep_for&.to_f }
+          { keep:, keep_for: keep_for&.to_f, max_version_bytes: max_version_bytes(option[:max_version_bytes]) }
+        end
+
+        # The size over which a version's bytes are not kept (recorded as not
+        # kept, never missing); nil: every version is kept.
+        def max_version_bytes(value)
+          return nil if value.nil?
+          return value if value.is_a?(Integer) && value.positive?
+
+          raise ArgumentError, "history max_version_bytes: must be a positive Integer, not #{value.inspect}"
         end
 
         # The log of a Memory store made with +option+ (true, or a Hash with
@@ -135,7 +150,7 @@ module RubyLLM
         def check_keys(option, *more)
           return unless option.is_a?(Hash)
 
-          unknown = option.keys - %i[keep keep_for] - more
+          unknown = option.keys - %i[keep keep_for max_version_bytes] - more
           raise ArgumentError, "history: has no option #{unknown.first.inspect}" if unknown.any?
         end
       end

@@ -35,6 +35,10 @@ module RubyLLM
               raise RubyLLM::FileNotFoundError, "#{record.path} was #{record.change} in version #{record.id}: it " \
                                                 'has no bytes; read an older version'
             end
+            if record.unkept
+              raise RubyLLM::FileNotFoundError, "version #{record.id} of #{record.path} is #{record.byte_size} " \
+                                                'bytes, over the history\'s max_version_bytes: its bytes were not kept'
+            end
 
             log.bytes(record)
           end

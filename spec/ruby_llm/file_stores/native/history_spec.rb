@@ -58,6 +58,19 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
       expect(store.versions(file.path)).to eq([])
     end
 
+    it 'records a version over max_version_bytes as not kept, never missing, and rewinds nothing past it' do
+      store = RubyLLM::FileStore::Memory.new(history: { max_version_bytes: 10 })
+      store.write('big.txt', 'x' * 100)
+      checkpoint = store.checkpoint
+      store.write('big.txt', 'small')
+      big, = store.versions('big.txt').reverse
+      expect(big).to have_attributes(kept?: false, byte_size: 100, change: :created)
+      expect(store.versions('big.txt').first.kept?).to be(true)
+      expect { store.read_version(big) }.to raise_error(RubyLLM::FileNotFoundError, /max_version_bytes/)
+      expect { store.rewind(checkpoint) }.to raise_error(RubyLLM::FileStore::HistoryError)
+      expect(store.read('big.txt')).to eq('small')
+    end
+
     it 'refuses a history: it cannot read' do
       expect { RubyLLM::FileStore::Memory.new(history: 'yes') }.to raise_error(ArgumentError, /history:/)
       expect { RubyLLM::FileStore::Memory.new(history: { keep: 0 }) }.to raise_error(ArgumentError, /keep:/)
@@ -128,6 +141,14 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
       again = RubyLLM::NativeDir.new(root, history:)
       expect(again.versions('a.md').first.digest).to eq(again['a.md'].digest)
       expect(again.read_version(again.versions('a.md').first)).to start_with('written by')
+    end
+
+    it 'keeps a version over max_version_bytes as not kept across processes' do
+      store = RubyLLM::NativeDir.new(root, history: { path: history, max_version_bytes: 10 })
+      store.write('big.txt', 'x' * 100)
+      again = RubyLLM::NativeDir.new(root, history: { path: history, max_version_bytes: 10 })
+      expect(again.versions('big.txt').map(&:kept?)).to eq([false])
+      expect(Dir[File.join(history, 'blobs', '*', '*')]).to eq([])
     end
 
     it 'cuts a journal line a killed process left half written' do

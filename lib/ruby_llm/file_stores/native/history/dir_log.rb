@@ -33,8 +33,8 @@ module RubyLLM
 
           attr_reader :folder
 
-          def initialize(folder, keep:, keep_for:)
-            super(keep:, keep_for:)
+          def initialize(folder, keep:, keep_for:, max_version_bytes: nil)
+            super(keep:, keep_for:, max_version_bytes:)
             @folder = folder
             @journal = File.join(folder, 'journal')
             FileUtils.mkdir_p(File.join(folder, 'blobs'))

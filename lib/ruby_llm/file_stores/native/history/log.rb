@@ -12,11 +12,12 @@ module RubyLLM
         # keeps the bytes in memory, DirLog in a folder; both keep here only
         # the versions' records, never their bytes.
         class Log
-          attr_reader :keep, :keep_for, :last_id
+          attr_reader :keep, :keep_for, :max_version_bytes, :last_id
 
-          def initialize(keep:, keep_for:)
+          def initialize(keep:, keep_for:, max_version_bytes: nil)
             @keep = keep
             @keep_for = keep_for
+            @max_version_bytes = max_version_bytes
             reset
           end
 
@@ -60,7 +61,10 @@ module RubyLLM
           end
 
           # Whether the bytes of +record+ are kept.
-          def kept?(record) = bytes?(record.digest)
+          def kept?(record) = !record.unkept && bytes?(record.digest)
+
+          # Whether a version of +byte_size+ bytes is over max_version_bytes.
+          def too_big?(byte_size) = !max_version_bytes.nil? && byte_size > max_version_bytes
 
           # What a store's write takes to make +record+ the file again: its
           # bytes here (the Active Storage log gives its blob, kept as it is).
@@ -102,7 +106,7 @@ module RubyLLM
 
           def apply(record)
             (@records[record.key] ||= []) << record
-            @refs[record.digest] += 1 if record.digest
+            @refs[record.digest] += 1 if record.bytes_kept?
             @last_id = record.id if record.id > @last_id
           end
 
@@ -132,7 +136,7 @@ module RubyLLM
             @records.delete(record.key) if list.empty?
             first = @forgotten_first[record.key]
             @forgotten_first[record.key] = record.id if first.nil? || record.id < first
-            release(record.digest) if record.digest
+            release(record.digest) if record.bytes_kept?
           end
 
           # One version fewer holds the bytes of +digest+: they go with the last.

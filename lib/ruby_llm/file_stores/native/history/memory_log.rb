@@ -7,7 +7,7 @@ module RubyLLM
         # The history of a Memory store: the versions' bytes in memory, one
         # frozen String per digest, for as long as the store lives.
         class MemoryLog < Log
-          def initialize(keep:, keep_for:)
+          def initialize(keep:, keep_for:, max_version_bytes: nil)
             super
             @bytes = {}
           end

@@ -71,9 +71,10 @@ module RubyLLM
 
           # A version's fields for +file+ (nil: none) at +path+, its bytes kept.
           def history_fields(log, path, change, file, by, baseline: false, written: nil)
+            unkept = file && log.too_big?(file.byte_size) ? true : nil
             { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
-              content_type: file&.content_type, at: Time.now, by:, baseline:,
-              blob_id: file && history_keep_bytes(log, path, file, written) }
+              content_type: file&.content_type, at: Time.now, by:, baseline:, unkept:,
+              blob_id: file && !unkept ? history_keep_bytes(log, path, file, written) : nil }
           end
 
           # Keeps the bytes of +file+ at +path+ for a version (+written+: what

@@ -15,6 +15,7 @@ module RubyLLM
                        'd' => record.digest, 'n' => record.byte_size, 't' => record.content_type,
                        'a' => record.at.to_f, 'b' => record.by.is_a?(Symbol) ? ":#{record.by}" : record.by }
               line['base'] = true if record.baseline
+              line['nk'] = true if record.unkept
               line
             end
 
@@ -23,7 +24,7 @@ module RubyLLM
               by = by.delete_prefix(':').to_sym if by&.start_with?(':')
               Record.new(id: line['i'], owner: line['o'], path: line['p'], change: line['c'].to_sym, digest: line['d'],
                          byte_size: line['n'], content_type: line['t'], at: Time.at(line['a']), by:,
-                         baseline: line['base'] == true)
+                         baseline: line['base'] == true, unkept: line['nk'] == true)
             end
           end
         end
