@@ -46,10 +46,13 @@ module RubyLLM
     end
 
     # Every store's write raises the write event (FileStores::Native::WriteEvents),
-    # and every change of a read-only store is refused before it starts
-    # (FileStores::Native::ReadOnlyGuard).
+    # every change of a read-only store is refused before it starts
+    # (FileStores::Native::ReadOnlyGuard), and every change of a store with
+    # history becomes a version (FileStores::Native::HistoryRecorder, behind
+    # the refusal, so a refused change records nothing).
     def self.inherited(subclass)
       super
+      subclass.prepend(FileStores::Native::HistoryRecorder)
       subclass.prepend(FileStores::Native::ReadOnlyGuard)
       subclass.prepend(FileStores::Native::WriteEvents)
     end

@@ -39,8 +39,10 @@ module RubyLLM
     # total size of its files; a write past it raises RubyLLM::FileStoreFullError.
     # With +read_only+, every change (write, delete, delete_folder, move, an
     # edit) raises RubyLLM::FileStore::ReadOnlyError, and run_code binds the
-    # folder read-only.
-    def initialize(root, max_bytes: nil, read_only: false)
+    # folder read-only. With +history+, a folder outside +root+ (or
+    # { path:, keep:, keep_for: }), every version of every file is kept
+    # there (see RubyLLM::FileStore#versions).
+    def initialize(root, max_bytes: nil, read_only: false, history: nil)
       super()
       unless [true, false].include?(read_only)
         raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
@@ -54,6 +56,7 @@ module RubyLLM
       end
 
       @core = Core.open(File.expand_path(root), max_bytes)
+      use_history(FileStores::Native::History.dir_log(history, @core.root))
       @text_paths = {}
       @text_paths_lock = Mutex.new
     end
@@ -172,6 +175,15 @@ module RubyLLM
     end
 
     def lock_owner = Fiber.current.object_id
+
+    # A version of a write given a String keeps those bytes, checked by
+    # digest, without reading the file back (see History::Recording).
+    def history_keep_bytes(log, path, file, written = nil)
+      return super unless FileStores::Native::History::Recording.same_bytes?(written, file)
+
+      log.hold(file.digest) { |sink| sink << written }
+      nil
+    end
 
     # Runs a native call that takes the lock itself: as it is on a thread,
     # where its wait blocks only this thread; inside with_lock under a

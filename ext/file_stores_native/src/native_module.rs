@@ -175,6 +175,24 @@ fn text_from_bytes(ruby: &Ruby, bytes: RString) -> Result<RString, Error> {
     guarded(ruby, || Ok(ruby.str_new(&text)))
 }
 
+/// The unified diff of two versions of a text file (`store.diff`), without
+/// the GVL: `similar`'s line diff under a deadline (see `diff.rs`).
+fn unified_diff(
+    ruby: &Ruby,
+    old: RString,
+    new: RString,
+    old_name: String,
+    new_name: String,
+) -> Result<String, Error> {
+    // SAFETY: copied at once, before any Ruby code runs.
+    let old = unsafe { old.as_slice() }.to_vec();
+    // SAFETY: as above.
+    let new = unsafe { new.as_slice() }.to_vec();
+    nogvl(ruby, |cancel| {
+        file_stores_store::diff::unified(&old, &new, &old_name, &new_name, cancel)
+    })
+}
+
 /// A `RubyLLM::FileStore::LineWindow` of a text file's `bytes`, decoded as
 /// `text_from_bytes` decodes them, with the digest of all of them: what
 /// `NativeDir#read_lines` pages from disk, for the stores that hold the
@@ -228,6 +246,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("apply_edits_within", function!(apply_edits_within, 3))?;
     native.define_module_function("text_from_bytes", function!(text_from_bytes, 1))?;
     native.define_module_function("file_line_window", function!(file_line_window, 2))?;
+    native.define_module_function("unified_diff", function!(unified_diff, 4))?;
     native.define_module_function("text_line_window", function!(text_line_window, 2))?;
     #[cfg(feature = "test-hooks")]
     native.define_module_function("panic_for_tests", function!(panic_for_tests, 0))?;

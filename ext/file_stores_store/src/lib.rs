@@ -4,6 +4,7 @@
 //! Ruby in it, so it can be tested with `cargo test` and fuzzed on its own:
 //!
 //! - [`path`]: the one definition of a valid store path.
+//! - [`diff`]: a unified diff of two versions of a text file (the history's `diff`).
 //! - [`dir_store`]: a folder on disk as a store: list, read, atomic write,
 //!   delete, with sha256 digests cached by file fingerprint.
 //! - [`edit`]: the multi-edit engine: exact replacements, in order, all or nothing.
@@ -31,6 +32,7 @@
 //! once, and every path is walked down from it component by component.
 
 pub mod content_type;
+pub mod diff;
 pub mod dir_store;
 pub mod edit;
 pub mod fsutil;

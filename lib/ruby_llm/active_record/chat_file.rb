@@ -109,7 +109,7 @@ module RubyLLM
 
       def self.purge_now(ids)
         unattached = ::ActiveStorage::Blob.where(id: ids).where.not(id: ::ActiveStorage::Attachment.select(:blob_id))
-        blobs = unattached.to_a
+        blobs = ChatFileVersion.unheld(unattached).to_a # a kept version holds its blob
         return 0 if blobs.empty?
 
         # A blob with variants goes through Active Storage's own purge,
@@ -124,7 +124,8 @@ module RubyLLM
         return 0 if blobs.empty?
 
         ids = blobs.map(&:id)
-        ::ActiveStorage::Blob.where(id: ids).where.not(id: ::ActiveStorage::Attachment.select(:blob_id)).delete_all
+        attached = ::ActiveStorage::Attachment.select(:blob_id)
+        ChatFileVersion.unheld(::ActiveStorage::Blob.where(id: ids).where.not(id: attached)).delete_all
         kept = ::ActiveStorage::Blob.where(id: ids).pluck(:id) # attached meanwhile
         gone = blobs.reject { |blob| kept.include?(blob.id) }
         gone.each { |blob| blob.service.delete(blob.key) }

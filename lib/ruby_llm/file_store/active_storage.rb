@@ -19,6 +19,8 @@ require_relative 'active_storage/batch_rows'
 require_relative 'active_storage/batch_fallback'
 require_relative 'active_storage/batch_write'
 require_relative 'active_storage/moves'
+require_relative 'active_storage/version_log'
+require_relative 'active_storage/versions'
 
 module RubyLLM
   class FileStore
@@ -69,6 +71,8 @@ module RubyLLM
       include BatchFallback
       include BatchWrite
       include Moves
+      include Versions
+      prepend Versions::KeptBlobs
 
       FULL = "This chat's files are full: delete or overwrite files."
 
@@ -77,8 +81,10 @@ module RubyLLM
       # +chat+ is a saved record (an acts_as_chat model, or any record with
       # the files); +owner+ a saved record or nil; +max_bytes+ caps the total
       # size of the chat's files. With +read_only+, every change raises
-      # RubyLLM::FileStore::ReadOnlyError.
-      def initialize(chat, owner: nil, max_bytes: nil, read_only: false)
+      # RubyLLM::FileStore::ReadOnlyError. With +history+ (true, or
+      # { keep:, keep_for: }) every version of every file is kept in
+      # ruby_llm_chat_file_versions (see RubyLLM::FileStore#versions).
+      def initialize(chat, owner: nil, max_bytes: nil, read_only: false, history: false)
         self.class.load_models!
         super()
         @chat = saved_record(chat, 'chat')
@@ -96,12 +102,14 @@ module RubyLLM
         @lock = Monitor.new
         @lock_depth = 0
         @blob_transactions_outside = 0
+        @history_option = history
+        use_history(version_log(history))
       end
 
       # A store on the same chat that writes files for +owner+ (a saved
       # record) and sees theirs and the files without an owner.
       def for_owner(owner)
-        self.class.new(@chat, owner:, max_bytes: @max_bytes, read_only: @read_only)
+        self.class.new(@chat, owner:, max_bytes: @max_bytes, read_only: @read_only, history: @history_option)
       end
 
       # Whether the store was made with read_only: true.

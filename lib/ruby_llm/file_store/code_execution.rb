@@ -163,7 +163,7 @@ module RubyLLM
                  else
                    in_place? ? nil : Staging.resolve(store, files)
                  end
-        finish(in_scratch(lang, code, staged, tree))
+        FileStores::Native::History.acting(:code) { finish(in_scratch(lang, code, staged, tree)) }
       end
 
       def inspect

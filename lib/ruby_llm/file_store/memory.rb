@@ -25,9 +25,12 @@ module RubyLLM
 
       # +max_bytes+ caps the total size of the files (nil: no cap). With
       # +read_only+, every change raises RubyLLM::FileStore::ReadOnlyError
-      # (fill it first, then hand the model #read_only_view).
-      def initialize(max_bytes: nil, read_only: false)
+      # (fill it first, then hand the model #read_only_view). With +history+
+      # (true, or { keep:, keep_for: }) every version of every file is kept
+      # in memory too (see RubyLLM::FileStore#versions).
+      def initialize(max_bytes: nil, read_only: false, history: false)
         super()
+        use_history(FileStores::Native::History.memory_log(history))
         unless [true, false].include?(read_only)
           raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
         end
@@ -160,12 +163,16 @@ module RubyLLM
         end
       end
 
-      # The total size of the files of every owner, in bytes.
+      # The total size of the files of every owner, in bytes (the history's
+      # versions not counted).
       def total_size
         with_lock { @entries.sum { |_, owners| owners.sum { |_, entry| entry.bytes.bytesize } } }
       end
 
       private
+
+      # An owner's view sees that owner's versions.
+      def history_owner = @owner_key
 
       # The files this store sees, sorted by path (list keeps them until the next change).
       def sorted_files

@@ -49,8 +49,8 @@ RSpec.configure do |config|
   config.include ActiveStorageSpecHelpers
   config.before(:suite) { ActiveStorageSpecHelpers.migration }
   config.before do
-    [RubyLLM::ActiveRecord::ChatFile, ActiveStorage::Attachment, ActiveStorage::Blob, Message, Chat,
-     User].each(&:delete_all)
+    [RubyLLM::ActiveRecord::ChatFileVersion, RubyLLM::ActiveRecord::ChatFile, ActiveStorage::Attachment,
+     ActiveStorage::Blob, Message, Chat, User].each(&:delete_all)
     ActiveStorageSpecApp.clear_storage!
   end
 end

@@ -90,7 +90,9 @@ module ActiveStorageSpecApp
     end
     migration = generate_migration
     run_migration(migration)
-    [Chat, Message, User, RubyLLM::ActiveRecord::ChatFile, ActiveStorage::Blob].each(&:reset_column_information)
+    run_migration(versions_migration)
+    [Chat, Message, User, RubyLLM::ActiveRecord::ChatFile, RubyLLM::ActiveRecord::ChatFileVersion,
+     ActiveStorage::Blob].each(&:reset_column_information)
     migration
   end
 
@@ -101,6 +103,12 @@ module ActiveStorageSpecApp
     Rails::Generators.invoke('ruby_llm:file_store:install', ['--quiet'], destination_root: destination)
     Dir[File.join(destination, 'db/migrate/*_create_ruby_llm_chat_files.rb')].first ||
       raise('the generator wrote no migration')
+  end
+
+  # The history's migration the install generator wrote beside the files'.
+  def versions_migration
+    Dir[File.join(DIR, 'generated', 'db/migrate/*_create_ruby_llm_chat_file_versions.rb')].first ||
+      raise('the generator wrote no migration of ruby_llm_chat_file_versions')
   end
 
   def run_migration(path)

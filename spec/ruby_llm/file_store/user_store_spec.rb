@@ -40,8 +40,9 @@ RSpec.describe 'A store written as "Writing Your Own Store" shows' do
     %i[find exist? delete_folder with_lock cached_text cache_text read_digest record_read text
        local_root].each do |name|
       method = BucketStore.instance_method(name)
-      # The refusal of a read-only store stands in front of every store's changing methods.
-      method = method.super_method while method.owner == RubyLLM::FileStores::Native::ReadOnlyGuard
+      # The refusal of a read-only store and the history's recorder stand in front of every store's changing methods.
+      method = method.super_method while [RubyLLM::FileStores::Native::ReadOnlyGuard,
+                                          RubyLLM::FileStores::Native::HistoryRecorder].include?(method.owner)
       expect(method.owner).to eq(RubyLLM::FileStores::Native::StoreMethods)
     end
   end

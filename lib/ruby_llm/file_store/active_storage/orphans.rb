@@ -42,6 +42,7 @@ module RubyLLM
           found = blobs.where(blobs.arel_table[:created_at].lt(cutoff))
                        .where('metadata LIKE ?', "%\"#{Blobs::MARK}\":true%")
                        .where.not(id: ::ActiveStorage::Attachment.select(:blob_id))
+          found = RubyLLM::ActiveRecord::ChatFileVersion.unheld(found) # a kept version holds its blob
           return found unless blobs.column_names.include?('service_name')
 
           found.where(service_name: blobs.service.name)

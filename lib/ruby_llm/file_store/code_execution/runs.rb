@@ -16,7 +16,7 @@ module RubyLLM
         # only when asked for (Result#files), after the lock is let go.
         def run_in_place(lang, code_file, tmp)
           root = store.local_root
-          outcome, mounts, swept, unsaved, error, trouble = store.with_lock do
+          outcome, mounts, swept, unsaved, error, trouble = store.with_lock_recording do
             before = Snapshot.take(root)
             outcome, mounts = execute(lang, code_file, root, tmp)
             swept, trouble = sweep(before, mounts)

@@ -51,7 +51,7 @@ module RubyLLM
           unknown = args.keys - self.class::PARAMETERS[:properties].keys.map(&:to_sym)
           raise Refusal, "#{name} has no argument #{unknown.first}" if unknown.any?
 
-          execute(**args)
+          FileStores::Native::History.acting(name) { execute(**args) }
         rescue *MODEL_ERRORS => e
           { error: e.message }
         rescue Errno::EACCES, Errno::EPERM => e

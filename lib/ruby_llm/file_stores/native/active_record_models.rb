@@ -15,6 +15,7 @@ module RubyLLM
         def self.name!
           ::RubyLLM.const_set(:ActiveRecord, Module.new) unless ::RubyLLM.const_defined?(:ActiveRecord, false)
           ::RubyLLM::ActiveRecord.autoload(:ChatFile, File.join(DIR, 'chat_file'))
+          ::RubyLLM::ActiveRecord.autoload(:ChatFileVersion, File.join(DIR, 'chat_file_version'))
           ::RubyLLM::ActiveRecord.autoload(:HasChatFiles, File.join(DIR, 'has_chat_files'))
         end
       end

@@ -41,6 +41,14 @@ module RubyLLM
     # A converter could not turn a file into text.
     ConversionError = Class.new(StandardError) unless const_defined?(:ConversionError, false)
 
+    unless const_defined?(:HistoryError, false)
+      # Raised by a store's history methods (versions, rewind...) on a store
+      # made without history:, and by rewind when a version it needs is no
+      # longer kept (nothing is rewound then). For the developer, not the
+      # model: the model has no history tool.
+      class HistoryError < RubyLLM::Error; end
+    end
+
     unless const_defined?(:ReadOnlyError, false)
       # Raised by every change (write, delete, delete_folder, move, an edit)
       # on a store made with read_only: true. Its message goes to the model

@@ -15,6 +15,7 @@ module RubyLLM
         include Conversions
         include ManyWrites
         include CopyMove
+        include HistoryMethods
 
         def initialize(*)
           super()

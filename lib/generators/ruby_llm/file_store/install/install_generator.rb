@@ -2,12 +2,14 @@
 
 require 'rails/generators'
 require 'rails/generators/active_record'
+require_relative '../versions_migration'
 
 module RubyLLM
   module Generators
     # `bin/rails generate ruby_llm:file_store:install` writes the migration
     # for ruby_llm_chat_files, the table of RubyLLM::FileStore::ActiveStorage:
-    # one row per file of a chat, its bytes in Active Storage.
+    # one row per file of a chat, its bytes in Active Storage; and the one
+    # for ruby_llm_chat_file_versions, their history (VersionsMigration).
     class FileStoreInstallGenerator < ::Rails::Generators::Base
       include ::ActiveRecord::Generators::Migration
 
@@ -21,6 +23,8 @@ module RubyLLM
       def create_migration_file
         number = self.class.next_migration_number(File.join(destination_root, 'db/migrate'))
         create_file "db/migrate/#{number}_create_ruby_llm_chat_files.rb", migration
+        create_file "db/migrate/#{VersionsMigration.next_number(number)}_#{VersionsMigration::NAME}.rb",
+                    VersionsMigration.text(::ActiveRecord::Migration.current_version, key_type)
       end
 
       def show_next_step
@@ -30,10 +34,7 @@ module RubyLLM
 
       private
 
-      def key_type
-        options[:primary_key_type] ||
-          ::Rails.application&.config&.generators&.options&.dig(:active_record, :primary_key_type)
-      end
+      def key_type = VersionsMigration.key_type(options)
 
       def migration
         id = key_type ? ", id: :#{key_type}" : ''

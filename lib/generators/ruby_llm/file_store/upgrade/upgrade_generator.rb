@@ -2,6 +2,7 @@
 
 require 'rails/generators'
 require 'rails/generators/active_record'
+require_relative '../versions_migration'
 
 module RubyLLM
   module Generators
@@ -11,17 +12,23 @@ module RubyLLM
     # fills it in, and moves the unique index from the path onto it, since
     # a path may be 4,000 bytes and PostgreSQL's index row holds at most
     # 2,704 (a longer path raised PG::ProgramLimitExceeded). The migration
-    # skips what the table already has, so running it twice is harmless.
+    # skips what the table already has, so running it twice is harmless. It
+    # also writes the migration of ruby_llm_chat_file_versions, the files'
+    # history (VersionsMigration), which skips a table already there.
     class FileStoreUpgradeGenerator < ::Rails::Generators::Base
       include ::ActiveRecord::Generators::Migration
 
       namespace 'ruby_llm:file_store:upgrade'
+      class_option :primary_key_type, type: :string, desc: 'The type of primary keys, like uuid'
       desc 'Creates the migration that adds path_digest to ruby_llm_chat_files and moves its unique index onto ' \
-           'it (RubyLLM::FileStore::ActiveStorage, tables made by an older install generator).'
+           'it, and the one that makes ruby_llm_chat_file_versions, the files\' history ' \
+           '(RubyLLM::FileStore::ActiveStorage, tables made by an older install generator).'
 
       def create_migration_file
         number = self.class.next_migration_number(File.join(destination_root, 'db/migrate'))
         create_file "db/migrate/#{number}_add_path_digest_to_ruby_llm_chat_files.rb", migration
+        create_file "db/migrate/#{VersionsMigration.next_number(number)}_#{VersionsMigration::NAME}.rb",
+                    VersionsMigration.text(::ActiveRecord::Migration.current_version, key_type)
       end
 
       def show_next_step
@@ -29,6 +36,8 @@ module RubyLLM
       end
 
       private
+
+      def key_type = VersionsMigration.key_type(options)
 
       def migration
         <<~RUBY

@@ -16,13 +16,14 @@ module RubyLLM
         #   file_store :memory                          # each chat a new store in memory
         #   file_store nil                              # removes a parent agent's store
         #   file_store owner: -> { Current.user }
+        #   file_store history: { keep: 20 }            # every version of the chat's files (Setup)
         #   file_store mounts: { 'handbook' => -> { RubyLLM::NativeDir.new('docs/handbook', read_only: true) } }
         #
         # Each lambda among mounts: runs once per chat, as the store's own.
         #
         # A store object is shared by every chat, as given.
         class AgentFileStore
-          OPTIONS = %i[tools inline_limit owner mounts].freeze
+          OPTIONS = %i[tools inline_limit owner mounts history].freeze
 
           # The declaration that removes a parent's store.
           def self.removed = REMOVED
@@ -47,7 +48,8 @@ module RubyLLM
             unknown = options.keys - OPTIONS
             if unknown.any?
               raise ArgumentError,
-                    "file_store has no option #{unknown.first}: it takes tools:, inline_limit:, owner:, mounts:"
+                    "file_store has no option #{unknown.first}: it takes tools:, inline_limit:, owner:, mounts:, " \
+                    'history:'
             end
 
             check_store(store)

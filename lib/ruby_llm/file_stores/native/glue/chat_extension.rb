@@ -28,15 +28,18 @@ module RubyLLM
           #   chat.with_file_store(:memory, inline_limit: 20_000)
           #   chat.with_file_store(tools: :read, owner: Current.user)
           #   chat.with_file_store(chat_store, mounts: { 'handbook' => handbook })
+          #   chat.with_file_store(history: true) # every version, a checkpoint per question
           #   chat.with_file_store(nil)
           def with_file_store(store = Setup::DEFAULT, tools: FileStore::Tools::DEFAULT,
-                              inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil)
+                              inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil,
+                              history: nil)
             adapter = Adapters.current!
             if store.nil?
               drop_file_store_tools
               @file_store_files = nil
             else
-              setup = Setup.build(store, default: -> { default_file_store }, tools:, inline_limit:, owner:, mounts:)
+              setup = Setup.build(store, default: -> { default_file_store }, tools:, inline_limit:, owner:, mounts:,
+                                         history:)
               drop_file_store_tools
               @file_store_files = ChatFiles.new(setup, on_write: method(:file_store_written), shape: adapter)
               with_tools(*setup.tools)

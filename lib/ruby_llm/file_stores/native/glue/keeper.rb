@@ -127,9 +127,11 @@ module RubyLLM
 
           # Writes, or nil when a folder has the name (try the next one).
           def write(path, bytes, content_type, blob = nil)
-            return store.write(path, bytes, content_type:) unless blob && store.respond_to?(:keep_blob)
+            History.acting(:attachment) do
+              next store.write(path, bytes, content_type:) unless blob && store.respond_to?(:keep_blob)
 
-            keep_blob(path, bytes, content_type, blob)
+              keep_blob(path, bytes, content_type, blob)
+            end
           rescue ArgumentError
             nil
           end

@@ -52,7 +52,7 @@ module RubyLLM
             return [result, nil] if text.nil? || text.size <= limit
 
             saved, extension = LongResults.saved_form(result, text)
-            file, written = save(tool_name, saved, extension)
+            file, written = History.unrecorded { save(tool_name, saved, extension) } # results/ needs no history
             return [result, nil] unless file
 
             on_write&.call(file) if written

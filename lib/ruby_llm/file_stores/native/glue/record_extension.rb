@@ -151,9 +151,10 @@ module RubyLLM
           # ChatExtension#with_file_store; a bare call gives
           # default_file_store). Returns the record, so calls chain.
           def with_file_store(store = Setup::DEFAULT, tools: FileStore::Tools::DEFAULT,
-                              inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil)
+                              inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil,
+                              history: nil)
             RecordChecks.saved!(self) unless store.nil?
-            to_llm.with_file_store(store, tools:, inline_limit:, owner:, mounts:)
+            to_llm.with_file_store(store, tools:, inline_limit:, owner:, mounts:, history:)
             self
           end
 
@@ -170,9 +171,10 @@ module RubyLLM
           end
 
           # The store a bare with_file_store gives this chat: its files in
-          # Active Storage.
+          # Active Storage, keeping their history when the chat has one (a
+          # reload, another worker: its checkpoints go on).
           def default_file_store
-            RubyLLM::FileStore::ActiveStorage.new(self)
+            RubyLLM::FileStore::ActiveStorage.new(self, history: History::Stores.kept_for?(self))
           end
 
           private

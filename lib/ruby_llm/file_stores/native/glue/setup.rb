@@ -21,7 +21,10 @@ module RubyLLM
         # several owners. +mounts:+ (mount name => store, :memory or a folder
         # path) puts the store and those in one tree, a
         # RubyLLM::FileStore::Mounts whose default store is the store (for
-        # the owner, when one is given).
+        # the owner, when one is given). +history:+ (true, or { keep:,
+        # keep_for: }; a folder for a folder path) makes the store keep every
+        # version of its files (see RubyLLM::FileStore#versions); a store
+        # object given is made with history: by its maker.
         class Setup
           # The argument of a bare with_file_store.
           DEFAULT = Object.new.tap { |default| def default.inspect = 'the default store' }.freeze
@@ -30,9 +33,9 @@ module RubyLLM
 
           # +default+ makes the default store when +store+ is DEFAULT.
           def self.build(store, default:, tools: FileStore::Tools::DEFAULT,
-                         inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil)
+                         inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil, history: nil)
             FileStore::InlineLimit.check(inline_limit)
-            store = resolve(store, default)
+            store = history.nil? ? resolve(store, default) : History::Stores.resolve(store, default, history)
             store = store.for_owner(owner) unless owner.nil?
             store = mounted(store, mounts)
             new(store, FileStore::Tools.for(store, tools:, inline_limit:), inline_limit, Array(tools))

@@ -9,10 +9,16 @@ module RubyLLM
           # each adapter's Chat module includes them. They act only on a chat
           # with a store (with_file_store; see ChatExtension).
           module ChatHooks
-            # Keeps a question's attachments as soon as it is added.
+            # Keeps a question's attachments as soon as it is added; with a
+            # history, a checkpoint from before it (a persisted chat's record
+            # takes its own: RecordHooks).
             def add_message(message_or_attributes)
+              checkpoint = History::Stores.before_question(file_store) unless @file_store_record
               message = super
-              @file_store_files&.keep_message(message) if message.role == :user
+              if message.role == :user
+                @file_store_files&.keep_message(message)
+                History::Stores.asked(file_store, message, checkpoint)
+              end
               message
             end
 

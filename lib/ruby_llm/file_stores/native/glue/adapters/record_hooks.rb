@@ -8,6 +8,19 @@ module RubyLLM
           # The hooks into acts_as_chat records (RubyLLM::ActiveRecord::ChatMethods)
           # that both lines share.
           module RecordHooks
+            # With a history, a question's checkpoint from before it, kept
+            # for its message record (every process finds it).
+            def add_message(message_or_attributes)
+              store = file_store_chat&.file_store
+              checkpoint = History::Stores.before_question(store)
+              record = super
+              if record.respond_to?(:role) && record.role.to_s == 'user'
+                History::Stores.asked(store, record,
+                                      checkpoint)
+              end
+              record
+            end
+
             private
 
             # A question's attachments kept by the blobs ruby_llm just

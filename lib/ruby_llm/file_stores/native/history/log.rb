@@ -1,0 +1,158 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      module History
+        # What every log of versions knows, wherever it keeps them: each
+        # file's versions (by owner and path, oldest first), the ids, which
+        # bytes which versions hold, and keep:/keep_for:. Its methods run
+        # under the store's lock (HistoryRecorder and HistoryMethods take
+        # it), so two writers give two versions in their order. MemoryLog
+        # keeps the bytes in memory, DirLog in a folder; both keep here only
+        # the versions' records, never their bytes.
+        class Log
+          attr_reader :keep, :keep_for, :max_version_bytes, :last_id
+
+          def initialize(keep:, keep_for:, max_version_bytes: nil)
+            @keep = keep
+            @keep_for = keep_for
+            @max_version_bytes = max_version_bytes
+            reset
+          end
+
+          # The versions of +key+ ([owner, path]), oldest first.
+          def records(key) = @records.fetch(key, EMPTY)
+
+          # The newest version of +key+, or nil.
+          def newest(key) = @records[key]&.last
+
+          # The record of version +id+ of +key+, or nil when it is not kept.
+          def record(key, id) = records(key).find { |record| record.id == id }
+
+          # The keys of +owner+ with a version newer than +id+.
+          def keys_since(id, owner)
+            @records.filter_map { |key, list| key if key.first == owner && list.last.id > id }
+          end
+
+          # Whether a version of +key+ as old as +id+ or older was forgotten
+          # (by keep: or keep_for:): what the file was then is not known.
+          def forgotten_by?(key, id)
+            first = @forgotten_first[key]
+            !first.nil? && first <= id
+          end
+
+          # Adds versions, each a Hash of Record's fields but id, in order;
+          # returns the Records. The bytes of those with a digest must be
+          # kept first (#hold). Older versions past keep: and keep_for: are
+          # forgotten, never a file's newest.
+          def add(versions)
+            records = versions.map { |fields| Record.new(id: @last_id += 1, **fields) }
+            persist(records)
+            records.each { |record| apply(record) }
+            forget(records.map(&:key).uniq.flat_map { |key| past_limits(key) })
+            records
+          end
+
+          # Keeps the bytes of +digest+ unless they are kept already: the
+          # block writes them to the sink it is given (with <<).
+          def hold(digest, &)
+            keep_bytes(digest, &) unless bytes?(digest)
+          end
+
+          # Whether the bytes of +record+ are kept.
+          def kept?(record) = !record.unkept && bytes?(record.digest)
+
+          # Whether a version of +byte_size+ bytes is over max_version_bytes.
+          def too_big?(byte_size) = !max_version_bytes.nil? && byte_size > max_version_bytes
+
+          # What a store's write takes to make +record+ the file again: its
+          # bytes here (the Active Storage log gives its blob, kept as it is).
+          def content(record) = bytes(record)
+
+          # Remembers that the question keyed +key+ (History.message_key) was
+          # asked at the checkpoint +id+.
+          def remember_question(key, id)
+            persist_question(key, id)
+            @questions[key] = id
+          end
+
+          # The checkpoint id of the question keyed +key+, or nil.
+          def question(key) = @questions[key]
+
+          # Brings the log up to date with what other processes wrote, and
+          # returns the keys of a change that was under way when its process
+          # stopped (nil when none): the store records what they hold now.
+          def sync = nil
+
+          # Marks a change of +keys+ as under way, for #sync after a crash.
+          def begin_change(_keys); end
+
+          # Marks the change under way as done, when it recorded no version.
+          def end_change; end
+
+          private
+
+          EMPTY = [].freeze
+          private_constant :EMPTY
+
+          def reset
+            @records = {}
+            @forgotten_first = {}
+            @refs = Hash.new(0)
+            @questions = {}
+            @last_id = 0
+          end
+
+          def apply(record)
+            (@records[record.key] ||= []) << record
+            @refs[record.digest] += 1 if record.bytes_kept?
+            @last_id = record.id if record.id > @last_id
+          end
+
+          # The versions of +key+ past keep: and keep_for:, oldest first
+          # (never the newest).
+          def past_limits(key)
+            list = @records[key]
+            past = list.size - keep
+            past = 0 if past.negative?
+            return list.first(past) unless keep_for
+
+            horizon = Time.now.to_f - keep_for
+            past += 1 while past < list.size - 1 && list[past].at.to_f < horizon
+            list.first(past)
+          end
+
+          def forget(records)
+            return if records.empty?
+
+            persist_forget(records.map(&:id))
+            records.each { |record| drop(record) }
+          end
+
+          def drop(record)
+            list = @records[record.key]
+            list.delete_at(list.index { |each| each.equal?(record) })
+            @records.delete(record.key) if list.empty?
+            first = @forgotten_first[record.key]
+            @forgotten_first[record.key] = record.id if first.nil? || record.id < first
+            release(record.digest) if record.bytes_kept?
+          end
+
+          # One version fewer holds the bytes of +digest+: they go with the last.
+          def release(digest)
+            @refs[digest] -= 1
+            return if @refs[digest].positive?
+
+            @refs.delete(digest)
+            drop_bytes(digest)
+          end
+
+          def persist(_records); end
+          def persist_forget(_ids); end
+          def persist_question(_key, _id); end
+        end
+      end
+    end
+  end
+end

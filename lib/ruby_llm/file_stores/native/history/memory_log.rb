@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      module History
+        # The history of a Memory store: the versions' bytes in memory, one
+        # frozen String per digest, for as long as the store lives.
+        class MemoryLog < Log
+          def initialize(keep:, keep_for:, max_version_bytes: nil)
+            super
+            @bytes = {}
+          end
+
+          # The bytes of +record+; raises RubyLLM::FileNotFoundError when they
+          # are not kept.
+          def bytes(record)
+            @bytes.fetch(record.digest) do
+              raise RubyLLM::FileNotFoundError, "version #{record.id} of #{record.path} is no longer kept"
+            end.dup
+          end
+
+          def bytes?(digest) = @bytes.key?(digest)
+
+          # Nothing to say where: the history is in memory.
+          def inspect = "#<#{self.class.name} #{@records.size} files>"
+
+          private
+
+          def keep_bytes(digest)
+            sink = String.new(encoding: Encoding::BINARY)
+            yield sink
+            @bytes[digest] = sink.freeze
+          end
+
+          def drop_bytes(digest)
+            @bytes.delete(digest)
+          end
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,135 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      module History
+        # How a change becomes versions, for HistoryRecorder and
+        # HistoryMethods: what each path held before and after, compared
+        # under the store's lock; the bytes a version holds kept first.
+        # Included by HistoryMethods.
+        module Recording
+          # The change a catch-up records from the +newest+ version to +file+
+          # (nil: no file): nil when there is nothing to record.
+          def self.catch_up_change(newest, file)
+            return nil if newest.nil? && file.nil?
+            return :deleted if file.nil?
+
+            newest.nil? || newest.digest.nil? ? :created : :changed
+          end
+
+          # Whether +written+ (what a write was given) is a String holding
+          # exactly the bytes of +file+, so they need not be read back.
+          def self.same_bytes?(written, file)
+            written.is_a?(String) && written.bytesize == file.byte_size &&
+              FileStores::Native.sha256_hex(written) == file.digest
+          end
+
+          private
+
+          # Records the change the block makes to +paths+ (under the lock):
+          # what each held before and after becomes a version, with what made
+          # it (History.by). +moved+: [sources, targets] of a move; +written+:
+          # what a write was given (its String's bytes need no reading back).
+          def history_change(paths, moved: nil, written: nil, &block)
+            log = history_log
+            with_lock do
+              history_recover(log)
+              before = paths.uniq.to_h { |path| [path, self[path]] }
+              before.each { |path, file| history_catch_up(log, path, file) }
+              log.begin_change(before.keys.map { |path| [history_owner, path] })
+              result = nil
+              begin
+                result = HistoryRecorder.active(log, &block)
+              ensure
+                after = result.is_a?(RubyLLM::StoredFile) && !written.nil? ? { result.path => result } : {}
+                history_settle(log, before, after, moved, written)
+              end
+              result
+            end
+          end
+
+          # Adds a version for each of +before+'s paths whose file changed.
+          def history_settle(log, before, known, moved, written = nil)
+            by = History.by
+            versions = before.filter_map do |path, old|
+              new = known.fetch(path) { self[path] }
+              next if old&.digest == new&.digest && old.nil? == new.nil?
+
+              history_fields(log, path, history_change_of(path, old, new, moved), new, by, written:)
+            end
+            versions.empty? ? log.end_change : log.add(versions)
+          end
+
+          def history_change_of(path, old, new, moved)
+            return moved&.first&.include?(path) ? :moved_out : :deleted if new.nil?
+            return :restored if History.change_override
+            return :moved_in if moved&.last&.include?(path)
+
+            old.nil? ? :created : :changed
+          end
+
+          # A version's fields for +file+ (nil: none) at +path+, its bytes kept.
+          def history_fields(log, path, change, file, by, baseline: false, written: nil)
+            unkept = file && log.too_big?(file.byte_size) ? true : nil
+            { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
+              content_type: file&.content_type, at: Time.now, by:, baseline:, unkept:,
+              blob_id: file && !unkept ? history_keep_bytes(log, path, file, written) : nil }
+          end
+
+          # Keeps the bytes of +file+ at +path+ for a version (+written+: what
+          # a write was given); returns the blob that holds them where the
+          # store has one (Active Storage overrides it: the file's own blob,
+          # nothing copied), else nil. NativeDir keeps a written String's
+          # bytes without reading the file back.
+          def history_keep_bytes(log, path, file, _written = nil)
+            log.hold(file.digest) { |sink| each_chunk(path) { |chunk| sink << chunk } }
+            nil
+          end
+
+          # Records what the file at +path+ holds (+file+, nil: nothing) when
+          # its newest version says otherwise: the bytes it had before the
+          # history first saw it (a baseline, older than any checkpoint), or a
+          # change made around the store (on disk, by an in-place run).
+          def history_catch_up(log, path, file, by: nil)
+            fields = history_catch_up_fields(log, path, file, by)
+            log.add([fields]) if fields
+          end
+
+          # The version history_catch_up records for +file+ at +path+, or nil.
+          def history_catch_up_fields(log, path, file, by)
+            newest = log.newest([history_owner, path])
+            return nil if newest&.digest == file&.digest
+
+            change = Recording.catch_up_change(newest, file) or return nil
+            history_fields(log, path, change, file, by, baseline: newest.nil? && by.nil?)
+          end
+
+          # history_catch_up for each of +paths+, the versions added at once
+          # (one append to a NativeDir's journal, not one per file).
+          def history_catch_up_all(log, paths, by)
+            versions = paths.filter_map { |path| history_catch_up_fields(log, path, self[path], by) }
+            log.add(versions) unless versions.empty?
+          end
+
+          # Every path with a file now, and every path whose newest version
+          # has bytes (a file that may be gone).
+          def history_known_paths(log)
+            (list.map(&:path) + log.keys_since(0, history_owner).map(&:last)).uniq
+          end
+
+          # Brings the log up to date, and records what the files of a change
+          # whose process died midway hold now.
+          def history_recover(log)
+            keys = log.sync or return
+
+            keys.each do |owner, path|
+              history_catch_up(log, path, self[path]) if owner == history_owner
+            end
+            log.end_change
+          end
+        end
+      end
+    end
+  end
+end

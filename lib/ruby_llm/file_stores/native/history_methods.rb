@@ -1,0 +1,162 @@
+# frozen_string_literal: true
+
+module RubyLLM
+  module FileStores
+    module Native
+      # A store's history, for people and apps (the model has no tool for
+      # it): every version of every file, checkpoints, the changes since one
+      # and a rewind to it. Off unless the store was made with history:
+      # (Memory, NativeDir) or with_file_store(history: true); every method
+      # here raises RubyLLM::FileStore::HistoryError on a store without.
+      # HistoryRecorder records the versions; included by StoreMethods.
+      module HistoryMethods
+        include History::Recording
+        include History::Questions
+        include History::Diffs
+
+        # Whether the store keeps a history.
+        def history? = !history_log.nil?
+
+        # The versions of the file at +path+ (a deleted one too), newest
+        # first, as RubyLLM::FileVersion values; for a store with an owner,
+        # that owner's.
+        def versions(path)
+          path = RubyLLM::FileStore.path(path)
+          with_history { |log| log.records([history_owner, path]).reverse.map(&:to_version) }
+        end
+
+        # The bytes of +version+ (a RubyLLM::FileVersion of this store).
+        # Raises RubyLLM::FileNotFoundError for a deletion or a version no
+        # longer kept.
+        def read_version(version)
+          with_history do |log|
+            record = history_record(log, version)
+            unless record.digest
+              raise RubyLLM::FileNotFoundError, "#{record.path} was #{record.change} in version #{record.id}: it " \
+                                                'has no bytes; read an older version'
+            end
+            if record.unkept
+              raise RubyLLM::FileNotFoundError, "version #{record.id} of #{record.path} is #{record.byte_size} " \
+                                                'bytes, over the history\'s max_version_bytes: its bytes were not kept'
+            end
+
+            log.bytes(record)
+          end
+        end
+
+        # Makes +version+ the file again (a deletion deletes it), recorded as
+        # a new version (:restored); a deleted file comes back. Returns the
+        # StoredFile, or nil for a deletion.
+        def restore(version)
+          with_history do |log|
+            record = history_record(log, version)
+            History.acting(History.by, change: :restored) do
+              next delete(record.path) && nil unless record.digest
+
+              write(record.path, log.content(record), content_type: record.content_type)
+            end
+          end
+        end
+
+        # The unified diff of two versions of a text file, +older+ against
+        # +newer+ (nil: the file as it is now); an empty String when their
+        # text is the same. A deletion counts as empty. Raises ArgumentError
+        # for a version that is not text.
+        def diff(older, newer = nil)
+          with_history do |log|
+            old_record = history_record(log, older)
+            new_path, new_bytes = newer ? diff_side(log, history_record(log, newer)) : diff_current(old_record.path)
+            _, old_bytes = diff_side(log, old_record)
+            Native.unified_diff(old_bytes, new_bytes, "a/#{old_record.path}", "b/#{new_path}")
+          end
+        end
+
+        # A RubyLLM::FileStore::Checkpoint of the files as they are now.
+        def checkpoint
+          with_history { |log| RubyLLM::FileStore::Checkpoint.new(id: log.last_id, created_at: Time.now) }
+        end
+
+        # What changed since +checkpoint+: a RubyLLM::FileStore::Checkpoint::Change
+        # per file created, changed, deleted or moved, sorted by path, with
+        # its version then (before, nil when it had none) and now (after).
+        def changes_since(checkpoint)
+          with_history { |log| History::Rewind.changes(log, history_owner, checkpoint) }
+        end
+
+        # Puts every file back as it was at +checkpoint+: created ones
+        # deleted, changed and deleted ones back (recorded as :restored),
+        # moved ones back where they were; all or nothing, under the store's
+        # lock. Returns what it undid (as changes_since gave it). Raises
+        # RubyLLM::FileStore::HistoryError when a version it needs is no
+        # longer kept, having changed nothing. With +to:+ a chat's user
+        # message instead, the files go back to how they were when it was
+        # asked (see remember_question).
+        #
+        #   chat.file_store.rewind(to: chat.messages.where(role: 'user').second)
+        def rewind(checkpoint = nil, to: nil)
+          checkpoint = to_question(to) unless to.nil?
+          with_history { |log| History::Rewind.run(self, log, history_owner, checkpoint) }
+        end
+
+        # Records as versions what the files at +paths+ (nil: every file,
+        # and every file the history has that is gone) hold now, where a
+        # change made around the store (code run in place in a NativeDir's
+        # folder, a program writing there) left them unlike their newest
+        # version, as made +by+. Nothing without history.
+        def record_changes(paths = nil, by: History.by)
+          log = history_log or return nil
+
+          with_lock do
+            history_recover(log)
+            paths = paths&.map { |path| RubyLLM::FileStore.path(path) } || history_known_paths(log)
+            history_catch_up_all(log, paths, by)
+          end
+          nil
+        end
+
+        # Runs the block under the store's lock, recording what it changed
+        # around the store: each file's version before (by nil: it was
+        # there) and what the block left (by History.by). run_code runs an
+        # in-place run so.
+        def with_lock_recording(&)
+          with_lock do
+            record_changes(by: nil)
+            yield.tap { record_changes }
+          end
+        end
+
+        private
+
+        # The store's log (History::Log), or nil without history.
+        def history_log = @file_store_history
+
+        # Gives the store +log+ (nil: no history).
+        def use_history(log)
+          @file_store_history = log
+        end
+
+        # The owner whose versions this store sees (nil: no owner).
+        def history_owner = nil
+
+        def with_history
+          log = history_log
+          raise RubyLLM::FileStore::HistoryError, "#{inspect} keeps no history: make it with history:" unless log
+
+          with_lock do
+            history_recover(log)
+            yield log
+          end
+        end
+
+        def history_record(log, version)
+          unless version.is_a?(RubyLLM::FileVersion)
+            raise ArgumentError, "a version is a RubyLLM::FileVersion from versions(path), not #{version.class}"
+          end
+
+          log.record([history_owner, version.path], version.id) ||
+            raise(RubyLLM::FileNotFoundError, "version #{version.id} of #{version.path} is no longer kept")
+        end
+      end
+    end
+  end
+end
