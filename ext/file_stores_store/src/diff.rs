@@ -4,8 +4,10 @@
 //! The lines are compared with `similar`'s Myers diff under a deadline: past
 //! it, `similar` gives a coarser diff (fewer, larger hunks) that is still a
 //! correct one, so hostile input costs bounded time, never an unbounded
-//! search. Bytes that are not UTF-8 are replaced (U+FFFD) before comparing:
-//! the diff is for people to read, the versions' bytes stay as they are.
+//! search. Each version is read as every store reads a text file's text
+//! (`crate::text`: UTF-16 and UTF-32 with a byte order mark transcoded,
+//! invalid UTF-8 replaced): the diff is for people to read, the versions'
+//! bytes stay as they are.
 
 use std::time::{Duration, Instant};
 
@@ -32,12 +34,12 @@ pub fn unified(
     if cancel.is_cancelled() {
         return Err(Error::cancelled());
     }
-    let old = String::from_utf8_lossy(old);
-    let new = String::from_utf8_lossy(new);
+    let old = crate::text::decode(old, cancel)?;
+    let new = crate::text::decode(new, cancel)?;
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Myers)
         .deadline(Instant::now() + DEADLINE)
-        .diff_lines(old.as_ref(), new.as_ref());
+        .diff_lines(old.as_str(), new.as_str());
     if cancel.is_cancelled() {
         return Err(Error::cancelled());
     }
@@ -92,6 +94,28 @@ mod tests {
     fn bytes_that_are_not_utf8_are_replaced() {
         let out = unified(b"a\xff\n", b"b\n", "a", "b", &Cancel::new()).unwrap_or_default();
         assert!(out.contains("-a\u{fffd}\n"), "{out}");
+    }
+
+    #[test]
+    fn utf16_and_utf32_versions_are_read_as_their_text() {
+        let utf16 = |text: &str| {
+            let mut bytes = vec![0xFF, 0xFE];
+            bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+            bytes
+        };
+        let utf32 = |text: &str| {
+            let mut bytes = vec![0, 0, 0xFE, 0xFF];
+            bytes.extend(text.chars().flat_map(|c| u32::from(c).to_be_bytes()));
+            bytes
+        };
+        let expected = "--- a/n.cs\n+++ b/n.cs\n@@ -1,2 +1,2 @@\n using System;\n-old\n+new\n";
+        for (old, new) in [
+            (utf16("using System;\nold\n"), utf16("using System;\nnew\n")),
+            (utf32("using System;\nold\n"), utf32("using System;\nnew\n")),
+        ] {
+            let out = unified(&old, &new, "a/n.cs", "b/n.cs", &Cancel::new()).unwrap_or_default();
+            assert_eq!(out, expected);
+        }
     }
 
     #[test]
