@@ -107,7 +107,11 @@ module RubyLLM
               started = now if count.to_i.zero? || started.nil?
               next false if (now - started) * 1000 > timeout_ms
 
-              sleep([0.001 * (2**[count.to_i, 6].min), 0.05].min)
+              # A millisecond each time, as sqlite3's busy_handler_timeout
+              # sleeps: SQLite keeps no queue, and a waiter that backs off
+              # longer loses the lock to threads that take it again at once
+              # (one of 4 threads waited out its 5 s with backoff to 50 ms).
+              sleep(0.001)
               true
             end
           end
