@@ -16,7 +16,7 @@ RSpec.describe 'acts_as_chat records with files in Active Storage', :integration
 
   let(:s) { ScriptedOpenAIServer }
 
-  RubyLLMSource.each_version(self) do
+  RubyLLMSource.each_version_on_rails(self, ActiveRecord.version.to_s) do
     def prepare_child = RubyLLMRecords.load_models!
 
     def create_chat = LlmChat.create!(**chat_options)

@@ -17,7 +17,7 @@ RSpec.describe 'a chat record writing at a long path', :integration do
 
   let(:s) { ScriptedOpenAIServer }
 
-  RubyLLMSource.each_version(self) do
+  RubyLLMSource.each_version_on_rails(self, ActiveRecord.version.to_s) do
     def prepare_child = RubyLLMRecords.load_models!
 
     def chat_options

@@ -27,7 +27,7 @@ RSpec.describe 'The guide’s Rails example as an app (examples/rails_app)', :in
                                    'require "active_storage/engine"', 'config/storage.yml')
   end
 
-  RubyLLMSource.each_version(self) do
+  RubyLLMSource.each_version_on_rails(self, ExampleApp.rails_version) do
     let(:s) { ScriptedOpenAIServer }
     let(:notes) { "# contract-v2.pdf\n\nTermination: 60 days' written notice (was 30 in v1).\n" }
     let(:script) do

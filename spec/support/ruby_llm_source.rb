@@ -21,6 +21,10 @@ module RubyLLMSource
   VARIABLES = { 'main' => 'RUBY_LLM_SOURCE', '1.16' => 'RUBY_LLM_1_16_SOURCE', '1.9' => 'RUBY_LLM_1_9_SOURCE' }.freeze
   # The lines the integration and acts_as_chat specs run against.
   SUPPORTED = %w[main 1.16].freeze
+  # The oldest Rails each line's records (acts_as_chat) work on as a user
+  # installs them, unpatched (README: "Which Rails with which ruby_llm"):
+  # main preloads messages with Rails 7's Preloader.new(records:, associations:).
+  OLDEST_RAILS = { 'main' => '7.0', '1.16' => '6.1' }.freeze
 
   module_function
 
@@ -37,6 +41,26 @@ module RubyLLMSource
 
   # The versions of +versions+ that have a copy.
   def versions(versions = SUPPORTED) = versions.select { |version| available?(version) }
+
+  # The lines of +versions+ whose records work on Rails +rails+ (a version
+  # String): the specs that use Active Record run only those, as a user can.
+  def on_rails(rails, versions = SUPPORTED)
+    versions.select { |version| Gem::Version.new(rails) >= Gem::Version.new(OLDEST_RAILS.fetch(version)) }
+  end
+
+  # each_version for the specs whose records run on Rails +rails+: the
+  # lines that do not work there unpatched are left out, and the run says so
+  # once.
+  def each_version_on_rails(group, rails, &)
+    left_out = SUPPORTED - on_rails(rails)
+    note = left_out.map { |line| "ruby_llm #{line} needs Rails #{OLDEST_RAILS.fetch(line)}" }.join(', ')
+    if !left_out.empty? && !(@rails_notes ||= []).include?(note)
+      @rails_notes << note
+      message = "Left out on Rails #{rails}, as a user could not run them there: #{note}"
+      RSpec.configure { |config| config.before(:suite) { config.reporter.message(message) } }
+    end
+    each_version(group, on_rails(rails), &)
+  end
 
   def skip_message
     "set #{VARIABLES.values_at(*SUPPORTED).join(' and ')} to loadable copies of ruby_llm (made by " \

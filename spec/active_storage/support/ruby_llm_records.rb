@@ -88,25 +88,6 @@ module RubyLLMRecords
 
   # In the child, after ruby_llm is loaded: the models (see RubyLLMModels).
   def load_models!
-    support_rails61
     RubyLLMModels.load!
-  end
-
-  # ruby_llm preloads messages with Preloader.new(records:, associations:)
-  # .call, Rails 7's form; Debian 12 has Rails 6.1, whose Preloader takes
-  # them in preload. Only for these specs.
-  def support_rails61
-    return if ActiveRecord::VERSION::MAJOR >= 7
-
-    ActiveRecord::Associations::Preloader.singleton_class.prepend(Module.new do
-      def new(*args, records: nil, associations: nil)
-        return super(*args) if records.nil?
-
-        preloader = super()
-        Struct.new(:preloader, :records, :associations) do
-          def call = preloader.preload(records, associations)
-        end.new(preloader, records, associations)
-      end
-    end)
   end
 end

@@ -24,6 +24,9 @@ class ExampleApp
 
   attr_reader :dir, :log
 
+  # The newest Active Record installed: the Rails the app's Bundler picks.
+  def self.rails_version = Gem::Specification.find_all_by_name('activerecord').map(&:version).max.to_s
+
   # Bundler's command: bundle (Debian 12's bundler package), or Ruby 3.3's
   # own, which Debian 13 names bundle3.3; nil when there is none.
   def self.bundle
@@ -39,7 +42,7 @@ class ExampleApp
     FileUtils.cp_r(SOURCE, @app)
     # What a run of the app in place left (its .gitignore): the copy starts as committed.
     FileUtils.rm_rf(LEFT_BY_A_RUN.flat_map { |pattern| Dir.glob(File.join(@app, pattern)) })
-    support_rails61
+    pin_json
     @gem_path = gem_folders
   end
 
@@ -93,10 +96,11 @@ class ExampleApp
   # csv) with a gemspec and no gem folder, their files in vendor_ruby, which
   # Bundler takes for gems to download. A gem path of the temporary folder
   # gives each a folder whose lib is vendor_ruby, and its gemspec; returns
-  # the GEM_PATH that puts it first (nil when every gem has its folder).
+  # the GEM_PATH that puts it first (when every gem has its folder, the
+  # GEM_PATH of this run: the sid leg's names its Rails 8.1).
   def gem_folders
     missing = folderless_specs
-    return nil if missing.empty?
+    return ENV.fetch('GEM_PATH', nil) if missing.empty?
 
     home = File.join(dir, 'gem-folders')
     FileUtils.mkdir_p(File.join(home, 'specifications'))
@@ -114,26 +118,14 @@ class ExampleApp
                       .select { |spec| spec.loaded_from.to_s.include?('/rubygems-integration/all/') }
   end
 
-  # ruby_llm preloads messages with Preloader.new(records:, associations:)
-  # .call, Rails 7's form. Debian 12 has Rails 6.1, whose Preloader takes
-  # them in preload: an initializer written into the copy on Rails 6 only
-  # (no Rails 7 app needs it, so it is not part of the example).
-  def support_rails61
-    return unless Gem::Specification.find_all_by_name('activerecord').map(&:version).max < Gem::Version.new('7')
+  # Rails 8.1.3.1 calls JSON.parse(json, options), which json 3 (Debian
+  # sid's) refuses: an app on it pins json below 3 in its Gemfile, as the
+  # copy does where json 3 is installed.
+  def pin_json
+    return if Gem::Version.new(self.class.rails_version) < Gem::Version.new('8.1') ||
+              Gem::Specification.find_all_by_name('json', '>= 3').empty?
 
-    File.write(File.join(@app, 'config/initializers/rails61_preloader.rb'), <<~RUBY)
-      # frozen_string_literal: true
-
-      ActiveRecord::Associations::Preloader.singleton_class.prepend(Module.new do
-        def new(*args, records: nil, associations: nil, **options)
-          return super(*args, **options) if records.nil?
-
-          preloader = super()
-          Struct.new(:preloader, :records, :associations) do
-            def call = preloader.preload(records, associations)
-          end.new(preloader, records, associations)
-        end
-      end)
-    RUBY
+    File.write(File.join(@app, 'Gemfile'), "\ngem 'json', '< 3' # Rails 8.1.3.1 and json 3 do not go together\n",
+               mode: 'a')
   end
 end

@@ -14,10 +14,11 @@ module RubyLLM
       # takes the database's write lock and waits for it: the busy handler
       # runs, where it would not for a transaction that read first.
       #
-      # With the sqlite3 gem before 2.0, Rails waits with SQLite's own busy
-      # timeout, which sleeps in C holding Ruby's global lock, so every
-      # thread of the process stops, the one holding the lock included.
-      # SqliteWait installs a handler that sleeps in Ruby instead.
+      # Before Rails 8, Rails waits with SQLite's own busy timeout, which
+      # sleeps in C holding Ruby's global lock, so every thread of the
+      # process stops, the one holding the lock included; and with no
+      # +timeout+ in database.yml, Rails 8 does not wait at all. SqliteWait
+      # installs a handler that sleeps in Ruby instead.
       module ChatLock
         module_function
 
@@ -55,8 +56,11 @@ module RubyLLM
         # A busy handler for SQLite that sleeps in Ruby, letting the
         # process's other threads run while it waits, for as long as the
         # database's timeout (database.yml's +timeout+, in ms; 5 s when
-        # unset). Not needed, and not installed, with the sqlite3 gem 2.0 or
-        # later, whose busy_handler_timeout Rails 8 uses.
+        # unset). Not installed where Rails already waits that way: Rails 8
+        # and later with a +timeout+ and the sqlite3 gem 2.0 or later, whose
+        # busy_handler_timeout= it then sets. Rails 8 sets none without a
+        # +timeout+, and Rails 7 sets SQLite's own busy timeout, which holds
+        # the global lock.
         module SqliteWait
           DEFAULT_TIMEOUT_MS = 5000
           DEPTHS = ObjectSpace::WeakMap.new
@@ -68,15 +72,22 @@ module RubyLLM
             return block.call unless ChatLock.sqlite?(connection)
 
             raw = connection.raw_connection
-            return block.call if raw.respond_to?(:busy_handler_timeout=) || !raw.respond_to?(:busy_handler)
-
             configured = configured_timeout(connection)
+            return block.call if rails_waits?(raw, configured) || !raw.respond_to?(:busy_handler)
+
             install(raw, configured || DEFAULT_TIMEOUT_MS) if enter(raw)
             begin
               block.call
             ensure
               raw.busy_timeout = configured || 0 if leave(raw) # Rails' own setting again
             end
+          end
+
+          # Whether Rails set a busy handler on +raw+ that sleeps in Ruby:
+          # Rails 8's SQLite adapter calls busy_handler_timeout= when the
+          # database has a +timeout+ and the sqlite3 gem has it.
+          def rails_waits?(raw, configured)
+            !configured.nil? && ::ActiveRecord::VERSION::MAJOR >= 8 && raw.respond_to?(:busy_handler_timeout=)
           end
 
           # Whether this is the outermost wait on +raw+.
@@ -96,7 +107,11 @@ module RubyLLM
               started = now if count.to_i.zero? || started.nil?
               next false if (now - started) * 1000 > timeout_ms
 
-              sleep([0.001 * (2**[count.to_i, 6].min), 0.05].min)
+              # A millisecond each time, as sqlite3's busy_handler_timeout
+              # sleeps: SQLite keeps no queue, and a waiter that backs off
+              # longer loses the lock to threads that take it again at once
+              # (one of 4 threads waited out its 5 s with backoff to 50 ms).
+              sleep(0.001)
               true
             end
           end

@@ -21,7 +21,7 @@ module RubyLLM
           return unless row&.digest && row.digest == file.digest
 
           # NUL is meaningless in a converter's text, and PostgreSQL refuses it.
-          row.update_columns(text: text&.tr("\0", "\uFFFD"))
+          waiting { row.update_columns(text: text&.tr("\0", "\uFFFD")) }
         end
 
         def attachment_path(key)
@@ -36,7 +36,7 @@ module RubyLLM
           row = RubyLLM::ActiveRecord::ChatFile.attachment_keys? && row_at(path, %i[id path owner_id])
           return super unless row
 
-          row.update_columns(attachment_key: key)
+          waiting { row.update_columns(attachment_key: key) }
           path
         end
 
@@ -56,7 +56,7 @@ module RubyLLM
           row = row_at(path, %i[id path owner_id])
           return super unless own_row?(row)
 
-          row.update_columns(read_digest: digest)
+          waiting { row.update_columns(read_digest: digest) }
           super(path, nil)
         end
 
@@ -65,14 +65,22 @@ module RubyLLM
         def forget_reads(paths)
           paths = paths.map { |path| FileStore.path(path) }
           unless read_only?
-            paths.each_slice(1_000) do |slice|
-              at_paths(own_rows, slice).where.not(read_digest: nil).update_all(read_digest: nil)
+            waiting do
+              paths.each_slice(1_000) do |slice|
+                at_paths(own_rows, slice).where.not(read_digest: nil).update_all(read_digest: nil)
+              end
             end
           end
           forget_reads_in_memory(paths)
         end
 
         private
+
+        # Its writes come outside the chat's lock too (every read_file
+        # records its read): on SQLite they wait for another writer as the
+        # lock does (ChatLock::SqliteWait), rather than fail at once with
+        # "database is locked" where Rails set no wait.
+        def waiting(&) = ChatLock::SqliteWait.around(RubyLLM::ActiveRecord::ChatFile.connection, &)
 
         # A read-only store keeps what its model read in the store object,
         # never in the rows: other chats may read the same rows, and no

@@ -126,6 +126,7 @@ module RubyLLM
           end
 
           # Writes, or nil when a folder has the name (try the next one).
+          # Any other refusal is raised: it would refuse every name alike.
           def write(path, bytes, content_type, blob = nil)
             History.acting(:attachment) do
               next store.write(path, bytes, content_type:) unless blob && store.respond_to?(:keep_blob)
@@ -133,7 +134,22 @@ module RubyLLM
               keep_blob(path, bytes, content_type, blob)
             end
           rescue ArgumentError
+            raise unless folder_named?(path)
+
             nil
+          end
+
+          # Whether a folder has the name +path+ (files lie inside it, or, in
+          # Mounts, a store is mounted there), which is why every store's
+          # write refuses a file there.
+          def folder_named?(path)
+            prefix = "#{path}/"
+            mounted = store.respond_to?(:mounts) && store.mounts.each_key.any? do |name|
+              name == path || name.start_with?(prefix)
+            end
+            mounted || store.list(path).any? { |file| file.path.start_with?(prefix) }
+          rescue RubyLLM::FileNotFoundError, ArgumentError
+            false
           end
 
           # The blob kept as it is; its bytes written as a file of their own

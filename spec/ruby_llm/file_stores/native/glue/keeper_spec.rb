@@ -43,7 +43,28 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::Keeper do
         store.write('data.csv/inner.txt', 'x')
         expect(described_class.new(store).keep('data.csv', 'a,b').first.path).to eq('data-2.csv')
       end
+      # A mount point is a folder even with no file in it.
+      mounts = RubyLLM::FileStore::Mounts.new(RubyLLM::FileStore::Memory.new,
+                                              'data.csv' => RubyLLM::FileStore::Memory.new)
+      expect(described_class.new(mounts).keep('data.csv', 'a,b').first.path).to eq('data-2.csv')
     end
+  end
+
+  it "raises a store's other refusals at once instead of trying every number" do
+    # A store whose write refuses for a reason of its own, as json 3 refused
+    # Rails 8.1.3.1's JSON.parse(json, options): tried 10,000 times and
+    # answered "no free name" before.
+    store = Class.new(RubyLLM::FileStore::Memory) do
+      def writes = (@writes ||= 0)
+
+      def write(*)
+        @writes = writes + 1
+        raise ArgumentError, 'wrong number of arguments (given 2, expected 1)'
+      end
+    end.new
+    expect { described_class.new(store).keep('data.csv', 'a,b') }
+      .to raise_error(ArgumentError, 'wrong number of arguments (given 2, expected 1)')
+    expect(store.writes).to eq(1)
   end
 
   describe 'with a blob' do
