@@ -21,7 +21,7 @@ class SignatureCheck
   # The declarations of every file, as [file, declaration, its full name].
   def declarations
     Dir[File.join(@sig_dir, '**/*.rbs')].flat_map do |file|
-      RBS::Parser.parse_signature(File.read(file)).flat_map { |decl| walk(file, decl, nil) }
+      parse(File.read(file)).flat_map { |decl| walk(file, decl, nil) }
     end
   end
 
@@ -36,6 +36,13 @@ class SignatureCheck
   end
 
   private
+
+  # The declarations of a file: rbs 2 (Ruby 3.1) parses to them, rbs 3
+  # (Ruby 3.3) to [buffer, directives, declarations].
+  def parse(text)
+    parsed = RBS::Parser.parse_signature(text)
+    parsed.first.is_a?(RBS::Buffer) ? parsed.last : parsed
+  end
 
   def walk(file, decl, outer)
     return [] unless decl.is_a?(RBS::AST::Declarations::Class) || decl.is_a?(RBS::AST::Declarations::Module)

@@ -12,11 +12,16 @@ module SignatureParameters
     params = method.parameters
     return [] if params.any? { |kind, _| kind == :rest } && params.any? { |kind, _| kind == :keyrest }
 
-    functions = member.types.map(&:type).grep(RBS::Types::Function)
+    functions = method_types(member).map(&:type).grep(RBS::Types::Function)
     return [] if functions.empty?
 
     functions.flat_map { |function| overload_problems(params, function) } |
       required_keyword_problems(params, functions)
+  end
+
+  # A method's overloads: rbs 3 (Ruby 3.3) wraps each in an Overload.
+  def method_types(member)
+    member.respond_to?(:overloads) ? member.overloads.map(&:method_type) : member.types
   end
 
   def overload_problems(params, function)
