@@ -30,6 +30,7 @@ module RubyLLM
     # attachment, nil for a file that was there before the history.
     attr_reader :by
 
+    # A version; made by the stores' history (see RubyLLM::FileStore#versions), not by hand.
     def initialize(path:, id:, change:, digest:, byte_size:, content_type:, created_at:, by:, kept: true)
       raise ArgumentError, "change must be one of #{CHANGES.join(', ')}, not #{change.inspect}" unless
         CHANGES.include?(change)
@@ -55,17 +56,21 @@ module RubyLLM
       !digest.nil?
     end
 
+    # The attributes as a Hash.
     def to_h
       { path:, id:, change:, digest:, byte_size:, content_type:, created_at:, by:, kept: @kept }
     end
 
+    # Two versions are equal when every attribute is.
     def ==(other)
       other.is_a?(FileVersion) && other.to_h == to_h
     end
     alias eql? ==
 
+    # The hash of the attributes, as == compares.
     def hash = to_h.hash
 
+    # The path, id, change and what made it, for the console.
     def inspect
       "#<#{self.class.name} #{path} ##{id} #{change} by #{by.inspect}>"
     end

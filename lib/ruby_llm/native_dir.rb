@@ -70,11 +70,14 @@ module RubyLLM
     # counts, hidden ones and names the store leaves out too, since all take
     # the disk the cap bounds (what run_code leaves in .cache, say).
     def total_size = @core.total_size
+
+    # The cap on the folder's bytes given to new, or nil.
     def max_bytes = @core.max_bytes
 
     # Whether the store was made with read_only: true.
     def read_only? = @read_only
 
+    # The files inside +folder+, sorted by path (hidden ones and names no store path can be left out).
     def list(folder = nil)
       listing(folder).files
     end
@@ -85,10 +88,12 @@ module RubyLLM
       @core.list(FileStore.folder(folder))
     end
 
+    # The file at +path+, or nil (a hidden path, a link or a folder is none). See RubyLLM::FileStore#[].
     def [](path)
       @core.stat(FileStore.path(path))
     end
 
+    # The file's bytes, read without following a link; RubyLLM::FileNotFoundError when there is none.
     def read(path)
       @core.read(FileStore.path(path))
     end
@@ -114,11 +119,13 @@ module RubyLLM
       locking { @core.write(path, bytes, lock_owner) }
     end
 
+    # Deletes the file at +path+ under the folder's lock, never through a link; returns it, or nil.
     def delete(path)
       path = FileStore.path(path)
       locking { @core.delete(path, lock_owner) }
     end
 
+    # Deletes every file in +folder+, walking it without following links; returns the deleted files.
     def delete_folder(folder)
       folder = FileStore.path(folder)
       locking { @core.delete_folder(folder, lock_owner) }
@@ -144,6 +151,7 @@ module RubyLLM
     # process, shares its flock, so they sort their locks alike.
     def lock_key = "RubyLLM::NativeDir:#{local_root}"
 
+    # The folder, for the console.
     def inspect
       "#<#{self.class.name} #{local_root}>"
     end

@@ -22,6 +22,7 @@ module RubyLLM
     UNITS = %w[KB MB GB TB PB].freeze
     private_constant :UNITS
 
+    # A file's description; +digest+ is its sha256 in hex.
     def initialize(path:, byte_size:, content_type:, digest: nil, updated_at: nil)
       @path = frozen_string(path)
       @byte_size = Integer(byte_size)
@@ -51,21 +52,25 @@ module RubyLLM
       size < 10 ? "#{format('%.1f', size).delete_suffix('.0')} #{unit}" : "#{size.round} #{unit}"
     end
 
+    # The attributes as a Hash.
     def to_h
       { path:, filename:, byte_size:, content_type:, digest:,
         updated_at: }
     end
 
+    # Two StoredFiles are equal when every attribute is.
     def ==(other)
       other.is_a?(StoredFile) && other.path == path && other.byte_size == byte_size &&
         other.content_type == content_type && other.digest == digest
     end
     alias eql? ==
 
+    # The hash of the attributes, as == compares.
     def hash
       [path, byte_size, content_type, digest].hash
     end
 
+    # The path, size and type, for the console.
     def inspect
       "#<#{self.class.name} path: #{path.inspect}, byte_size: #{byte_size}, content_type: #{content_type.inspect}>"
     end

@@ -115,12 +115,14 @@ module RubyLLM
       # Whether the store was made with read_only: true.
       def read_only? = @read_only
 
+      # The files this store sees inside +folder+, sorted by path: one query, without the text column.
       def list(folder = nil)
         folder = FileStore.folder(folder)
         rows = in_folder(visible_rows, folder).select(*Rows::LIST_COLUMNS).to_a
         preferred(rows).map(&:stored_file).sort_by!(&:path)
       end
 
+      # The file the store sees at +path+ (its owner's first), or nil. See RubyLLM::FileStore#[].
       def [](path)
         row_at(FileStore.path(path))&.stored_file
       end
@@ -215,6 +217,7 @@ module RubyLLM
         "#{ActiveStorage.name}:#{@chat.class.table_name}:#{@chat.id}"
       end
 
+      # A short description: the chat (and the owner) the store is for.
       def inspect
         owner = @owner && " owner: #{@owner.class.name}##{@owner.id}"
         "#<#{self.class.name} chat: #{@chat.class.name}##{@chat.id}#{owner}>"

@@ -12,6 +12,7 @@ module RubyLLM
       # When it was taken, or nil when made again from an id.
       attr_reader :created_at
 
+      # A checkpoint of id +id+ (the last version before it), taken at +created_at+.
       def initialize(id:, created_at: nil)
         raise ArgumentError, "a checkpoint's id is an Integer of 0 or more, not #{id.inspect}" unless
           id.is_a?(Integer) && !id.negative?
@@ -21,9 +22,13 @@ module RubyLLM
         freeze
       end
 
+      # Two checkpoints are equal when their ids are.
       def ==(other) = other.is_a?(Checkpoint) && other.id == id
       alias eql? ==
+      # The hash of the id, as == compares.
       def hash = id.hash
+
+      # The checkpoint's id, for the console.
       def inspect = "#<#{self.class.name} #{id}>"
 
       # One file's change since a checkpoint (FileStore#changes_since): its

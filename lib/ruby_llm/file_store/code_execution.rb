@@ -96,7 +96,10 @@ module RubyLLM
                                read_only: @languages.values.flat_map(&:read_only))
       end
 
+      # The seconds a run may take.
       def timeout = limits[:timeout]
+
+      # The memory a run may use, in bytes.
       def memory = limits[:memory]
 
       # Whether runs are sandboxed (false only when asked with sandbox: false).
@@ -166,6 +169,7 @@ module RubyLLM
         FileStores::Native::History.acting(:code) { finish(in_scratch(lang, code, staged, tree)) }
       end
 
+      # The languages, the store and whether runs are sandboxed, for the console.
       def inspect
         "#<#{self.class.name} #{@languages.keys.join(', ')} on #{store.inspect}#{' (no sandbox)' unless @sandboxed}>"
       end

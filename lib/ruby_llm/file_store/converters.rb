@@ -91,6 +91,8 @@ module RubyLLM
           chain(content_type).any?
         end
 
+        # Whether +converter+ is free and runs on this machine (answers local? true), so a chat may run it as
+        # soon as it keeps a file.
         def local?(converter)
           converter.respond_to?(:local?) && converter.local? == true
         end

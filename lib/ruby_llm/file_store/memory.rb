@@ -76,6 +76,7 @@ module RubyLLM
 
       public
 
+      # Runs the block holding the store's lock (a Monitor: reentrant, within the process).
       def with_lock(&block)
         raise ArgumentError, 'with_lock needs a block' unless block
 
@@ -87,6 +88,7 @@ module RubyLLM
         "#{Memory.name}@#{@lock.object_id}"
       end
 
+      # The files this store sees inside +folder+, sorted by path. See RubyLLM::FileStore#list.
       def list(folder = nil)
         folder = FileStore.folder(folder)
         files = with_lock { (@listings[@owner_key] ||= sorted_files.freeze).dup }
@@ -94,11 +96,13 @@ module RubyLLM
         files
       end
 
+      # The file this store sees at +path+, or nil. See RubyLLM::FileStore#[].
       def [](path)
         path = FileStore.path(path)
         with_lock { visible(@entries[path])&.file }
       end
 
+      # A copy of the file's bytes; RubyLLM::FileNotFoundError when there is none.
       def read(path)
         path = FileStore.path(path)
         entry = with_lock { visible(@entries[path]) }
@@ -107,6 +111,8 @@ module RubyLLM
         entry.bytes.dup
       end
 
+      # Keeps +content+ (a String or an IO, read whole) at +path+ and returns its StoredFile; +content_type+
+      # is kept as given, else told by the name and bytes.
       def write(path, content, content_type: nil)
         path = FileStore.path(path)
         bytes = FileStores::Native.content_bytes(content).b.freeze # a copy of its own

@@ -92,6 +92,7 @@ module RubyLLM
       # its own files.
       def read_only? = false
 
+      # Every store's files inside +folder+, under their full paths, sorted by path.
       def list(folder = nil)
         listing(folder).files
       end
@@ -104,6 +105,7 @@ module RubyLLM
         Listings.new(@table).listing(FileStore.folder(folder))
       end
 
+      # The file at +path+, from the store that holds it, under its full path; or nil.
       def [](path)
         path = FileStore.path(path)
         return nil if @table.mount_folder?(path)
@@ -111,12 +113,15 @@ module RubyLLM
         routed(path) { |entry, inner| FullPaths.file(entry, entry.store[inner]) }
       end
 
+      # Writes +content+ at +path+ in the store that holds the path, and returns the StoredFile under its full
+      # path.
       def write(path, content, content_type: nil)
         path = FileStore.path(path)
         refuse_mount_folder(path)
         routed(path) { |entry, inner| FullPaths.file(entry, entry.store.write(inner, content, content_type:)) }
       end
 
+      # Deletes the file at +path+ in the store that holds it, and returns it under its full path.
       def delete(path)
         path = FileStore.path(path)
         if @table.mount_folder?(path)
@@ -171,6 +176,7 @@ module RubyLLM
       # store (CodeExecution::Layout), from default_store and mounts.
       def local_root = nil
 
+      # The default store and the mounts, for the console.
       def inspect
         mounted = @table.mounts.map { |entry| "#{entry.name}: #{entry.store.inspect}" }
         "#<#{self.class.name} #{default_store.inspect}#{mounted.map { |m| ", #{m}" }.join}>"

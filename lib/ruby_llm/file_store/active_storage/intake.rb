@@ -8,7 +8,7 @@ module RubyLLM
       # its size, its first bytes (for the content type) and, while it could
       # still be the row's text (up to Blobs::TEXT_IN_ROW_MAX), the whole;
       # and Active Storage's checksum of it.
-      class Intake
+      class Intake # :nodoc:
         def initialize(digest:, index:)
           @stream = FileStores::Native::TextStream.start({ offset: 1, limit: 0, max_chars: nil },
                                                          { from_line: nil, digest:, index: })

@@ -11,11 +11,13 @@ module RubyLLM
       # column). A path with no row falls back to the store's memory.
       # Included by the store.
       module RowMemory
+        # The text kept in the file's row for its version, or nil. See RubyLLM::FileStore#cached_text.
         def cached_text(file)
           row = row_at(file.path, %i[id path owner_id digest text])
           row.text if row&.digest && row.digest == file.digest
         end
 
+        # Keeps +text+ in the file's row, for its version. See RubyLLM::FileStore#cache_text.
         def cache_text(file, text)
           row = row_at(file.path, %i[id path owner_id digest])
           return unless row&.digest && row.digest == file.digest
@@ -24,6 +26,8 @@ module RubyLLM
           waiting { row.update_columns(text: text&.tr("\0", "\uFFFD")) }
         end
 
+        # The path the chat kept the attachment with +key+ at, from the rows. See
+        # RubyLLM::FileStore#attachment_path.
         def attachment_path(key)
           return super unless RubyLLM::ActiveRecord::ChatFile.attachment_keys?
 
@@ -31,6 +35,8 @@ module RubyLLM
           preferred(rows).first&.path || super
         end
 
+        # Remembers in the file's row that the attachment with +key+ was kept at +path+. See
+        # RubyLLM::FileStore#remember_attachment.
         def remember_attachment(key, path)
           path = FileStore.path(path)
           row = RubyLLM::ActiveRecord::ChatFile.attachment_keys? && row_at(path, %i[id path owner_id])
@@ -51,6 +57,7 @@ module RubyLLM
           own_row?(row) ? row.read_digest : super
         end
 
+        # Keeps the digest the model read in the file's row. See RubyLLM::FileStore#record_read.
         def record_read(path, digest)
           path = FileStore.path(path)
           row = row_at(path, %i[id path owner_id])

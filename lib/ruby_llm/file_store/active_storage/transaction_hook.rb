@@ -10,7 +10,7 @@ module RubyLLM
       #
       # Errors in the code are logged, not raised: the transaction's outcome
       # is already decided when it runs.
-      class TransactionHook
+      class TransactionHook # :nodoc:
         # Runs +on_commit+ after the transaction open on +connection+ commits
         # (at once when none is open) and +on_rollback+ if it rolls back.
         def self.add(connection, on_commit: nil, on_rollback: nil)

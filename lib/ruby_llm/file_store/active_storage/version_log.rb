@@ -10,7 +10,7 @@ module RubyLLM
       # database sees one history; it is written under the chat's lock, in
       # the transaction of the change, so a change and its version commit
       # together or not at all.
-      class VersionLog
+      class VersionLog # :nodoc:
         Record = FileStores::Native::History::Record
         # The kind of a row that keeps a question's checkpoint, not a version.
         CHECKPOINT = 'checkpoint'

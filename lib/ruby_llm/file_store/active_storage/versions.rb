@@ -38,6 +38,7 @@ module RubyLLM
         # store prepends this, so it goes through the one recorder as write
         # does. Not in HistoryRecorder, since only this store keeps blobs.
         module KeptBlobs
+          # Keeps +blob+ at +path+, recording the change in the history (see ActiveStorage#keep_blob).
           def keep_blob(path, ...)
             return super unless history_recording?
 

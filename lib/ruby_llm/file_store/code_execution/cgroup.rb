@@ -16,7 +16,7 @@ module RubyLLM
       # cgroup v2 (when its pids controller is on for children) or in the v1
       # pids and memory hierarchies, so the run stays inside whatever limits
       # this process already has.
-      class Cgroup
+      class Cgroup # :nodoc:
         # Where groups can be made (see Cgroup::Places), found once per process.
         def self.available
           return @available if defined?(@available)

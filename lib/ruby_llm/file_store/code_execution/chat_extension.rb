@@ -20,6 +20,8 @@ module RubyLLM
           true
         end
 
+        # Gives the chat's model the run_code tool over the chat's file store; +options+ are
+        # CodeExecution.new's. Returns the chat.
         def with_code_execution(**options)
           if RubyLLM.const_defined?(:Chat) && is_a?(RubyLLM::Chat)
             RubyLLM::FileStores::Native::Glue::Adapters.current!('with_code_execution')

@@ -7,7 +7,7 @@ module RubyLLM
       # the end, with a note saying how much of the middle was cut. Reading
       # goes on to the end, so a program that prints without stopping is not
       # blocked on a full pipe; it is stopped by the time limit instead.
-      class Output
+      class Output # :nodoc:
         attr_reader :total
 
         def initialize(limit)

@@ -18,7 +18,7 @@ module RubyLLM
       # memory (a memory cgroup, with RLIMIT_AS to spare; else RLIMIT_AS
       # alone, only when asked for with memory_limit: :per_process), and the
       # output kept from stdout and stderr.
-      class Sandbox
+      class Sandbox # :nodoc:
         # How a run ended.
         Outcome = Struct.new(:exit_status, :signal, :stdout, :stderr, :timed_out, :out_of_memory,
                              :processes_refused, keyword_init: true)

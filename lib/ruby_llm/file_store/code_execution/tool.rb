@@ -6,7 +6,7 @@ module RubyLLM
       # run_code: the tool a model calls to run code over its files. With
       # ruby_llm loaded it is a RubyLLM::Tool named exactly run_code; without
       # it, the same object answers name, description, parameters and call.
-      module Tool
+      module Tool # :nodoc: all
         TOOL_NAME = 'run_code'
 
         IN_PLACE = <<~TEXT.strip

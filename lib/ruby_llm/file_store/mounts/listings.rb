@@ -8,7 +8,7 @@ module RubyLLM
       # mounts in it with no file yet (+empty+), which no file would show;
       # and, left out as too deep, the mounts' files whose full path is too
       # deep or too long to name.
-      class Listings
+      class Listings # :nodoc:
         def initialize(table)
           @table = table
         end

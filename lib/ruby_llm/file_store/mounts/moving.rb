@@ -15,7 +15,7 @@ module RubyLLM
       #
       # A mount point, and a folder holding one, cannot be moved (the mount
       # would stay behind), nor moved onto: the mount's folder exists.
-      class Moving
+      class Moving # :nodoc:
         def initialize(table)
           @table = table
         end

@@ -8,6 +8,7 @@ module RubyLLM
       # its blob), never through a whole copy the tree makes. Included by
       # Mounts.
       module Reading
+        # The bytes of the file at +path+, read by the store that holds it.
         def read(path) = routed_file(path) { |store, inner| store.read(inner) }
 
         # Streams from the store that holds the file, so a staged run over a
@@ -18,6 +19,8 @@ module RubyLLM
           routed_file(path) { |store, inner| store.each_chunk(inner, &block) }
         end
 
+        # A window of the file's lines, read as the store that holds it reads them. See
+        # RubyLLM::FileStore#read_lines.
         def read_lines(path, offset: 1, limit: nil, max_chars: nil)
           routed_file(path) { |store, inner| store.read_lines(inner, offset:, limit:, max_chars:) }
         end

@@ -33,12 +33,18 @@ module RubyLLM
           @search_timeout = search_timeout
         end
 
+        # The tool's name, as the model calls it.
         def name = self.class::TOOL_NAME
+
+        # What the model is told the tool does.
         def description = self.class::DESCRIPTION
+
+        # The JSON schema of the tool's arguments.
         def parameters = self.class::PARAMETERS
 
         # ruby_llm reads the schema under this name (2.0)...
         def parameters_schema = parameters
+
         # ... or this one (1.16).
         def params_schema = parameters
 
@@ -62,6 +68,7 @@ module RubyLLM
           { error: DatabaseError.message_for(e) }
         end
 
+        # The tool's name and its store, for the console.
         def inspect = "#<#{name} tool on #{store.inspect}>"
 
         private

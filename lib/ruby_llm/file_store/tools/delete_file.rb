@@ -14,6 +14,7 @@ module RubyLLM
           additionalProperties: false
         }.freeze
 
+        # Deletes the file at +path+; what the model sees (a String, or { error: }).
         def execute(path: nil)
           path = path_argument(path)
           deleted = store.with_lock do

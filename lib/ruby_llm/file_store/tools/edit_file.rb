@@ -36,6 +36,7 @@ module RubyLLM
         Change = Struct.new(:number, :path, :old_text, :new_text, :replace_all)
         private_constant :Change
 
+        # Applies one edit, or the +edits+ in order, all or nothing; what the model sees.
         def execute(path: nil, old_text: nil, new_text: nil, replace_all: nil, edits: nil)
           changes = collect_changes(path, old_text, new_text, replace_all, edits)
           by_path = changes.group_by(&:path)

@@ -21,6 +21,7 @@ module RubyLLM
           additionalProperties: false
         }.freeze
 
+        # The files in +path+ that +glob+ matches, one per line; what the model sees.
         def execute(path: nil, glob: nil)
           folder = FileStore.folder(path)
           listing = store.listing(folder.empty? ? nil : folder)

@@ -24,6 +24,7 @@ module RubyLLM
           additionalProperties: false
         }.freeze
 
+        # Moves the file or folder at +path+ to +new_path+; what the model sees.
         def execute(path: nil, new_path: nil)
           path = path_argument(path)
           new_path = path_argument(new_path, 'new_path')

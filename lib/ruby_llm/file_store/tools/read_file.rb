@@ -36,6 +36,7 @@ module RubyLLM
         # cannot hold (JSON allows integers of any size).
         LINE_NUMBER_MAX = FileStore::LineWindow::MAX_LINE_NUMBER
 
+        # A window of the file's lines from +offset+, or the file itself; what the model sees.
         def execute(path: nil, offset: nil, limit: nil)
           path = path_argument(path)
           first = positive_integer(offset, 'offset') || 1

@@ -33,6 +33,7 @@ module RubyLLM
         # Pages its own output, so its results are never saved as long results.
         def self.included(tool_class) = tool_class.inline_limit(false)
 
+        # The lines (or with +files_only+ the files) that match +pattern+; what the model sees.
         def execute(pattern: nil, path: nil, glob: nil, case_sensitive: false, context: 0, files_only: false)
           raise Refusal, 'pattern is required: a regular expression' unless pattern.is_a?(String) && !pattern.empty?
 

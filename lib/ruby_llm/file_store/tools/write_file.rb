@@ -21,6 +21,7 @@ module RubyLLM
           additionalProperties: false
         }.freeze
 
+        # Creates or replaces the file at +path+ with +content+; what the model sees.
         def execute(path: nil, content: nil)
           path = path_argument(path)
           raise Refusal, 'content is required: the whole new content of the file' unless content.is_a?(String)
