@@ -15,7 +15,7 @@ RSpec.describe 'acts_as_chat records with a history of their files', :integratio
 
   let(:s) { ScriptedOpenAIServer }
 
-  RubyLLMSource.each_version(self) do
+  RubyLLMSource.each_version_on_rails(self, ActiveRecord.version.to_s) do
     def prepare_child = RubyLLMRecords.load_models!
 
     def chat_options

@@ -20,7 +20,7 @@ RSpec.describe 'a chat whose S3 fails', :integration do
 
   let(:s) { ScriptedOpenAIServer }
 
-  RubyLLMSource.each_version(self) do
+  RubyLLMSource.each_version_on_rails(self, ActiveRecord.version.to_s) do
     def prepare_child = RubyLLMRecords.load_models!
 
     def create_chat
