@@ -114,7 +114,11 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'when the storage service fail
       require 'active_storage/service/mirror_service'
       primary = ActiveStorage::Service::DiskService.new(root: File.join(ActiveStorageSpecApp::DIR, 'file-root'))
       File.write(primary.root, 'not a folder')
-      mirror = ActiveStorage::Service::MirrorService.new(primary:, mirrors: [])
+      # A mirror of its own: Rails 8.1's MirrorService makes a thread pool as large as its mirrors.
+      mirror_root = Dir.mktmpdir('mirror')
+      mirror = ActiveStorage::Service::MirrorService.new(
+        primary:, mirrors: [ActiveStorage::Service::DiskService.new(root: mirror_root)]
+      )
       [primary, mirror].each do |service|
         error = begin
           service.upload('key-one', StringIO.new('x'))
@@ -128,6 +132,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'when the storage service fail
       expect(described_class.match?(NoMethodError.new('x'))).to be(false)
     ensure
       FileUtils.rm_f(primary.root)
+      FileUtils.rm_rf(mirror_root) if mirror_root
     end
   end
 end
