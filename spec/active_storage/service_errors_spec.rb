@@ -27,16 +27,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'when the storage service fail
   end
 
   context 'on S3 behind a proxy that fails' do
-    before { skip 'on the S3 service only' unless ActiveStorageSpecApp.s3? }
-
-    around do |example|
-      next example.run unless ActiveStorageSpecApp.s3?
-
-      @proxy = FaultProxy.start(ActiveStorageSpecApp::S3_ENDPOINT)
-      @proxy.route(ActiveStorage::Blob.service) { example.run }
-    ensure
-      @proxy&.stop
-    end
+    include_context 'S3 behind a fault proxy'
 
     let(:proxy) { @proxy }
 

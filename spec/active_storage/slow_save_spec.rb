@@ -21,16 +21,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'saving a staged run on a slow
   let(:timeout) { 5 }
   let(:late) { 1 }
 
-  before { skip 'on the S3 service only' unless ActiveStorageSpecApp.s3? }
-
-  around do |example|
-    next example.run unless ActiveStorageSpecApp.s3?
-
-    @proxy = FaultProxy.start(ActiveStorageSpecApp::S3_ENDPOINT)
-    @proxy.route(ActiveStorage::Blob.service) { example.run }
-  ensure
-    @proxy&.stop
-  end
+  include_context 'S3 behind a fault proxy'
 
   it 'answers within the deadline plus one late PUT, naming the files it did not save' do
     runner = runner_for(store, python: false, shell: true, ruby: false, timeout:)

@@ -146,3 +146,18 @@ class FaultProxy
     upstream&.close
   end
 end
+
+# Each example on the S3 service behind a FaultProxy (+@proxy+), the
+# store's requests routed through it; on another service, skipped.
+RSpec.shared_context 'S3 behind a fault proxy' do
+  before { skip 'on the S3 service only' unless ActiveStorageSpecApp.s3? }
+
+  around do |example|
+    next example.run unless ActiveStorageSpecApp.s3?
+
+    @proxy = FaultProxy.start(ActiveStorageSpecApp::S3_ENDPOINT)
+    @proxy.route(ActiveStorage::Blob.service) { example.run }
+  ensure
+    @proxy&.stop
+  end
+end
