@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require 'openssl'
 require 'socket'
 
 # A small HTTP server on 127.0.0.1 for the specs of URL attachments: each
@@ -15,14 +16,22 @@ require 'socket'
 #   server = UrlServer.start('ruby.png' => [200, png])
 #   server.url('ruby.png')  # => "http://127.0.0.1:PORT/ruby.png"
 #   server.requests         # => [["/ruby.png", "127.0.0.1:PORT"]]
+#
+# +start_tls+ takes an OpenSSL::SSL::SSLContext holding the certificate too:
+# the server speaks https, and +server_names+ records each handshake's SNI
+# name.
 class UrlServer
-  attr_reader :requests
+  attr_reader :requests, :server_names
 
   def self.start(routes) = new(routes).tap(&:start)
 
-  def initialize(routes)
+  def self.start_tls(routes, context) = new(routes, context).tap(&:start)
+
+  def initialize(routes, tls = nil)
     @routes = routes
+    @tls = tls
     @requests = []
+    @server_names = []
     @held = Queue.new
     @lock = Mutex.new
   end
@@ -35,7 +44,7 @@ class UrlServer
 
   def port = @server.addr[1]
 
-  def url(path) = "http://127.0.0.1:#{port}/#{path}"
+  def url(path, host: '127.0.0.1') = "#{@tls ? 'https' : 'http'}://#{host}:#{port}/#{path}"
 
   def stop
     @thread&.kill
@@ -46,6 +55,7 @@ class UrlServer
   private
 
   def serve(client)
+    client = handshake(client) if @tls
     path, host = read_request(client)
     @lock.synchronize { @requests << [path, host] }
     route = @routes[path.delete_prefix('/')]
@@ -53,10 +63,23 @@ class UrlServer
 
     status, body, options = route || [404, 'no such route']
     write(client, status, body.to_s.b, **(options || {}))
-  rescue IOError, SystemCallError
+  rescue IOError, SystemCallError, OpenSSL::SSL::SSLError
     nil
   ensure
     client.close unless route == :hold && !@held.closed?
+  end
+
+  # The TLS side of +socket+, its SNI name recorded. A client that refuses
+  # the certificate ends the handshake, which raises here.
+  def handshake(socket)
+    @tls.servername_cb ||= lambda do |(ssl, name)|
+      @lock.synchronize { @server_names << name }
+      ssl.context
+    end
+    OpenSSL::SSL::SSLSocket.new(socket, @tls).tap do |ssl|
+      ssl.sync_close = true
+      ssl.accept
+    end
   end
 
   def read_request(client)
