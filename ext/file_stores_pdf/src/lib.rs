@@ -50,6 +50,9 @@ pub mod syntax;
 pub mod text;
 pub mod words;
 
+#[cfg(test)]
+pub(crate) mod testpdf;
+
 /// Bounds on the work for one file.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
