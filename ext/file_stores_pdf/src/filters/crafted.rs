@@ -8,7 +8,13 @@ use crate::testpdf::{deflate, page_content, serialize, text, HELVETICA};
 /// and change width, and PNG rows cover every filter type.
 fn long_text() -> String {
     (1..=40)
-        .map(|i| format!("Line {i} of the agreement, clause {} section {}.", i * 7, (i * 13) % 97))
+        .map(|i| {
+            format!(
+                "Line {i} of the agreement, clause {} section {}.",
+                i * 7,
+                (i * 13) % 97
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -101,8 +107,16 @@ fn reads_content_streams_through_the_standard_filters_and_chains_of_them() {
         ("run_length", &["RunLengthDecode"], &[]),
         ("hex_flate", &["ASCIIHexDecode", "FlateDecode"], &[]),
         ("a85_lzw", &["ASCII85Decode", "LZWDecode"], &[]),
-        ("a85_flate_png", &["ASCII85Decode", "FlateDecode"], &[None, png(10)]),
-        ("run_length_hex", &["RunLengthDecode", "ASCIIHexDecode"], &[]),
+        (
+            "a85_flate_png",
+            &["ASCII85Decode", "FlateDecode"],
+            &[None, png(10)],
+        ),
+        (
+            "run_length_hex",
+            &["RunLengthDecode", "ASCIIHexDecode"],
+            &[],
+        ),
     ];
     let long = long_text();
     for (name, filters, parms) in cases {

@@ -110,7 +110,10 @@ fn reads_a_utf16_cmap_with_surrogate_pairs_beyond_the_bmp() {
 #[test]
 fn reads_the_utf8_and_utf32_cmaps_as_their_codes_say() {
     let text = "日本語の𠮷野家";
-    let utf32: Vec<u8> = text.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+    let utf32: Vec<u8> = text
+        .chars()
+        .flat_map(|c| (c as u32).to_be_bytes())
+        .collect();
     for (cmap, codes) in [
         ("UniJIS-UTF8-H", hex(text.as_bytes())),
         ("UniJIS-UTF32-H", hex(&utf32)),
@@ -214,7 +217,12 @@ fn reads_an_identity_cid_font_without_to_unicode_through_its_program_s_cmap() {
     let program = truetype(chars.len() as u16 + 1, format12_cmap(&groups), None);
     let gids: String = "Potato salad"
         .chars()
-        .map(|c| format!("{:04X}", chars.iter().position(|&x| x == c).unwrap_or(0) + 1))
+        .map(|c| {
+            format!(
+                "{:04X}",
+                chars.iter().position(|&x| x == c).unwrap_or(0) + 1
+            )
+        })
         .collect();
     let font = "<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Fixture /Encoding /Identity-H \
                 /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Fixture \
@@ -253,7 +261,10 @@ fn joins_an_accent_glyph_and_the_letter_it_is_drawn_over_in_either_order() {
         "BT /F1 12 Tf 72 720 Td [(A na) (\\250) 278 (ive caf) (e) 389 (\\264) 56 ( story)] TJ ET\n",
         crate::testpdf::HELVETICA,
     );
-    assert_eq!(page("accent_glyphs", &pdf), "A nai\u{308}ve cafe\u{301} story\n");
+    assert_eq!(
+        page("accent_glyphs", &pdf),
+        "A nai\u{308}ve cafe\u{301} story\n"
+    );
 }
 
 #[test]

@@ -86,7 +86,11 @@ fn reads_a_trailer_without_size_through_the_table_even_where_no_scan_finds_the_c
 #[test]
 fn reads_the_objects_of_a_file_whose_trailer_nests_past_the_limit() {
     // qpdf's issue-202, a stack-overflow test.
-    let deep = format!("/Root 1 0 R /Deep {}{} >>", "[".repeat(10_000), "]".repeat(10_000));
+    let deep = format!(
+        "/Root 1 0 R /Deep {}{} >>",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
     let pdf = two_pages().replacen("/Root 1 0 R >>", &deep, 1);
     assert_eq!(text("deep_trailer", pdf.as_bytes()), BOTH_READ);
 }
@@ -166,7 +170,10 @@ fn reads_a_to_unicode_cmap_that_runs_into_its_endstream_with_no_end_of_line() {
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
          /Resources << /Font << /F1 5 0 R >> >> >>"
             .into(),
-        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
+        format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        ),
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>".into(),
         format!("<< /Length {} >>\nstream\n{cmap}endstream", cmap.len() + 1),
     ]);
@@ -213,7 +220,11 @@ fn reads_the_objects_of_an_object_stream_that_sit_behind_comments() {
     );
     let mut out = b"%PDF-1.5\n".to_vec();
     let mut entries = vec![[0u32; 3]; stm + 2];
-    for (n, body) in top.iter().map(|&(n, b)| (n, b.clone())).chain([(stm, objstm)]) {
+    for (n, body) in top
+        .iter()
+        .map(|&(n, b)| (n, b.clone()))
+        .chain([(stm, objstm)])
+    {
         entries[n] = [1, out.len() as u32, 0];
         out.extend(format!("{n} 0 obj\n{body}\nendobj\n").bytes());
     }
@@ -274,8 +285,12 @@ fn reads_a_content_stream_whose_keyword_is_followed_on_its_line_by_more_than_whi
 fn reads_a_font_whose_base_font_is_written_with_spaces_in_it() {
     // As some generators write "Arial Unicode MS" (pdf.js's issue11549),
     // drawn through /Identity-H with a /ToUnicode map.
-    let hex: String = "Flags and paving".bytes().map(|c| format!("{c:04X}")).collect();
-    let cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange \
+    let hex: String = "Flags and paving"
+        .bytes()
+        .map(|c| format!("{c:04X}"))
+        .collect();
+    let cmap =
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange \
                 <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <00FF> <0000> endbfrange \
                 endcmap end end\n";
     let content = format!("BT /F1 12 Tf 72 720 Td <{hex}> Tj ET\n");
@@ -285,7 +300,10 @@ fn reads_a_font_whose_base_font_is_written_with_spaces_in_it() {
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
          /Resources << /Font << /F1 5 0 R >> >> >>"
             .into(),
-        format!("<< /Length {} >>\nstream\n{content}endstream", content.len()),
+        format!(
+            "<< /Length {} >>\nstream\n{content}endstream",
+            content.len()
+        ),
         "<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Arial Unicode MS /Encoding /Identity-H \
          /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>"
             .into(),
@@ -294,7 +312,10 @@ fn reads_a_font_whose_base_font_is_written_with_spaces_in_it() {
             .into(),
         format!("<< /Length {} >>\nstream\n{cmap}endstream", cmap.len()),
     ]);
-    assert_eq!(text("spaced_font_name", &pdf), "## Page 1\n\nFlags and paving\n");
+    assert_eq!(
+        text("spaced_font_name", &pdf),
+        "## Page 1\n\nFlags and paving\n"
+    );
 }
 
 #[test]
@@ -306,7 +327,10 @@ fn reads_a_file_without_its_header_line() {
 
 #[test]
 fn still_says_a_file_with_no_objects_at_all_is_broken() {
-    let answer = convert("no_objects", b"%PDF-1.7\nnothing else\nstartxref\n9\n%%EOF\n");
+    let answer = convert(
+        "no_objects",
+        b"%PDF-1.7\nnothing else\nstartxref\n9\n%%EOF\n",
+    );
     assert!(matches!(answer, Err(Error::Broken(_))), "{answer:?}");
 }
 
@@ -315,7 +339,9 @@ fn reads_a_file_that_encrypts_its_attachments_alone_whatever_their_password() {
     // V 5, R 6, /EFF, /StmF and /StrF /Identity, as qpdf's --encrypt ...
     // --cleartext-metadata attachments writes: a user password that is
     // not empty, and the page's text plain.
-    let salt: String = (0..48u32).map(|i| format!("{:02x}", (i * 37 + 11) % 256)).collect();
+    let salt: String = (0..48u32)
+        .map(|i| format!("{:02x}", (i * 37 + 11) % 256))
+        .collect();
     let encrypt = format!(
         "<< /Filter /Standard /V 5 /R 6 /Length 256 /P -1028 /EncryptMetadata false \
          /CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> /EFF /StdCF \

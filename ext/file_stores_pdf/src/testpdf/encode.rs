@@ -43,7 +43,11 @@ pub fn run_length(data: &[u8]) -> Vec<u8> {
     };
     let mut i = 0;
     while i < data.len() {
-        let run = data[i..].iter().take(128).take_while(|&&b| b == data[i]).count();
+        let run = data[i..]
+            .iter()
+            .take(128)
+            .take_while(|&&b| b == data[i])
+            .count();
         if run == 1 {
             literal.push(data[i]);
         } else {

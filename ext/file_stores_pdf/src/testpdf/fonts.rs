@@ -84,7 +84,12 @@ pub fn truetype(glyphs: u16, cmap: Vec<u8>, post: Option<Vec<u8>>) -> Vec<u8> {
     hhea.extend(1u16.to_be_bytes());
     let mut maxp = 0x5000u32.to_be_bytes().to_vec();
     maxp.extend(glyphs.to_be_bytes());
-    let mut tables = vec![(*b"cmap", cmap), (*b"head", head), (*b"hhea", hhea), (*b"maxp", maxp)];
+    let mut tables = vec![
+        (*b"cmap", cmap),
+        (*b"head", head),
+        (*b"hhea", hhea),
+        (*b"maxp", maxp),
+    ];
     if let Some(post) = post {
         tables.push((*b"post", post));
     }
@@ -142,7 +147,13 @@ pub fn format12_cmap(groups: &[(u32, u32, u32)]) -> Vec<u8> {
 /// A format 6 subtable: codes from `first` to `glyphs`.
 pub fn format6(first: u16, glyphs: &[u16]) -> Vec<u8> {
     let mut out = Vec::new();
-    for v in [6, 10 + 2 * glyphs.len() as u16, 0, first, glyphs.len() as u16] {
+    for v in [
+        6,
+        10 + 2 * glyphs.len() as u16,
+        0,
+        first,
+        glyphs.len() as u16,
+    ] {
         out.extend(v.to_be_bytes());
     }
     for g in glyphs {

@@ -114,7 +114,13 @@ pub fn make_pdf(pages: &[Option<&str>], extra: &[Vec<u8>]) -> Vec<u8> {
             Some(text) => page_content(text),
             None => "q 100 0 0 100 0 0 cm 0.5 g 0 0 1 1 re f Q\n".into(),
         };
-        objects.push(format!("<< /Length {} >>\nstream\n{content}endstream", content.len()).into());
+        objects.push(
+            format!(
+                "<< /Length {} >>\nstream\n{content}endstream",
+                content.len()
+            )
+            .into(),
+        );
         objects.push(
             format!(
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {} 0 R \

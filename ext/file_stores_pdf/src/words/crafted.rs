@@ -47,7 +47,8 @@ fn counts_character_spacing_after_a_glyph_as_a_gap() {
 #[test]
 fn spaces_a_line_of_single_characters_only_past_its_narrowest_gap() {
     // pdftotext reads "x = y" as "x=y" and "1 2  3" (two spaces) as "12 3".
-    let content = "BT /F1 12 Tf 72 720 Td (x = y) Tj 0 -20 Td (1 2  3) Tj 0 -20 Td (a b cd) Tj ET\n";
+    let content =
+        "BT /F1 12 Tf 72 720 Td (x = y) Tj 0 -20 Td (1 2  3) Tj 0 -20 Td (a b cd) Tj ET\n";
     assert_eq!(words("single_characters", content), "x=y\n12 3\na b cd\n");
 }
 
@@ -74,7 +75,10 @@ fn joins_an_accent_drawn_over_a_letter_whichever_comes_first() {
     // comes after the letter, as pdftotext writes it.
     let content = "BT /F1 12 Tf 72 720 Td [(V) -60 (\\264) 444.5 (aclav Havel)] TJ \
                    0 -20 Td [(Caf) (e) 444.5 (\\264)] TJ ET\n";
-    assert_eq!(words("accents", content), "Va\u{301}clav Havel\nCafe\u{301}\n");
+    assert_eq!(
+        words("accents", content),
+        "Va\u{301}clav Havel\nCafe\u{301}\n"
+    );
 }
 
 #[test]
@@ -83,7 +87,10 @@ fn reads_a_right_to_left_word_drawn_in_visual_order_in_reading_order() {
                 /Widths [500 300 400 450] /Encoding << /Differences [65 /uni0639 /uni0627 /uni0648 /uni0646] >> >>";
     // Drawn ع ا و ن ا from the left: the word انواع.
     let pdf = font_pdf("BT /F1 12 Tf 72 720 Td (ABCDB) Tj ET\n", font);
-    assert_eq!(page("arabic", &pdf), "\u{627}\u{646}\u{648}\u{627}\u{639}\n");
+    assert_eq!(
+        page("arabic", &pdf),
+        "\u{627}\u{646}\u{648}\u{627}\u{639}\n"
+    );
 }
 
 #[test]
@@ -116,7 +123,10 @@ fn reads_code_32_drawn_with_a_glyph_no_table_names_as_a_space() {
     // TeX's visible space.
     let font = "<< /Type /Font /Subtype /Type1 /BaseFont /Courier \
                 /Encoding << /Differences [32 /visiblespace] >> >>";
-    let pdf = font_pdf("BT /F1 12 Tf 72 720 Td (\"! Missing @x in change\") Tj ET\n", font);
+    let pdf = font_pdf(
+        "BT /F1 12 Tf 72 720 Td (\"! Missing @x in change\") Tj ET\n",
+        font,
+    );
     assert_eq!(page("visible_space", &pdf), "\"! Missing @x in change\"\n");
 }
 
@@ -144,7 +154,8 @@ fn counts_a_letter_and_its_combining_accent_as_one_character() {
 
 #[test]
 fn reads_a_span_s_actual_text_in_place_of_its_glyphs() {
-    let content = "BT /F1 12 Tf 72 720 Td (A) Tj /Span <</ActualText (fi)>> BDC (X) Tj EMC (ne) Tj \
+    let content =
+        "BT /F1 12 Tf 72 720 Td (A) Tj /Span <</ActualText (fi)>> BDC (X) Tj EMC (ne) Tj \
                    /Span << /ActualText <FEFF200B> >> BDC ( ) Tj EMC (Bullet) Tj ET\n";
     assert_eq!(words("actual_text", content), "Afine\u{200B}Bullet\n");
 }

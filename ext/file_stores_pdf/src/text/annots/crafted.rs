@@ -38,7 +38,9 @@ fn shown(lines: &[&str]) -> String {
 fn maps_an_appearance_s_box_onto_its_rectangle_and_drops_lines_off_the_page() {
     // A scrolling field near the page's foot: its appearance's box starts
     // at y = 500, and its ten lines run down past the page.
-    let lines: Vec<String> = (1..=10).map(|i| format!("(Line {i}) Tj 0 -14 Td")).collect();
+    let lines: Vec<String> = (1..=10)
+        .map(|i| format!("(Line {i}) Tj 0 -14 Td"))
+        .collect();
     let appearance = stream(
         format!("/Tx BMC BT /F1 12 Tf 2 505 Td {} ET EMC\n", lines.join(" ")),
         "/Type /XObject /Subtype /Form /BBox [0 500 200 520] /Resources << /Font << /F1 5 0 R >> >> ",
@@ -148,9 +150,11 @@ fn draws_a_checked_box_s_mark_and_the_radio_button_its_group_s_value_names() {
 fn draws_a_free_text_note_without_what_its_font_cannot_encode() {
     // Its contents in Helvetica, which has no Greek.
     let pdf = form_pdf(
-        vec![b"<< /Type /Annot /Subtype /FreeText /Rect [72 600 272 640] /DA (/Helv 10 Tf 0 g) \
+        vec![
+            b"<< /Type /Annot /Subtype /FreeText /Rect [72 600 272 640] /DA (/Helv 10 Tf 0 g) \
                /Contents <FEFF00480065006C006C006F0020005703A90072006C0064> >>"
-            .to_vec()],
+                .to_vec(),
+        ],
         &[6],
         None,
     );

@@ -88,7 +88,10 @@ fn hides_what_marked_content_nested_thousands_deep_holds_and_shows_what_follows(
         "/OC /Off BDC ".repeat(depth),
         "EMC ".repeat(depth)
     );
-    let read = text("deep_marked_content", &optional_pdf(&content, Vec::new(), ""));
+    let read = text(
+        "deep_marked_content",
+        &optional_pdf(&content, Vec::new(), ""),
+    );
     assert!(read.contains("Shown after"), "{read}");
     assert!(!read.contains("Hidden"), "{read}");
 }
