@@ -21,9 +21,6 @@ BOMB = 512 << 20
 TEXT = 'Some text on the page.'
 CASES = {
   'deep_objects' => -> { make_pdf(TEXT, extra: ["<< /Deep #{'[' * 100_000} >>"]) },
-  'nested_within_limit' => lambda {
-    make_pdf(TEXT, extra: ["<< /Deep #{'[' * 63}#{']' * 63} /Dict #{'<< /A ' * 62}1#{' >>' * 62} >>"])
-  },
   'objstm_bomb' => -> { make_pdf_with('ObjStm /N 1 /First 4', zeros: BOMB) },
   'xref_bomb' => -> { make_pdf_with_xref_bomb(zeros: BOMB) },
   # The type out of sight of a look back from `stream`: behind a string
