@@ -34,7 +34,6 @@ CASES = {
   # file is decrypted, so no scan before loading can see inside it.
   'encrypted_deep_objstm' => -> { make_encrypted_pdf_with_objstm("7 0 #{'[' * 100_000}") },
   'encrypted_objstm_bomb' => -> { make_encrypted_pdf_with_objstm('7 0 [1]', zeros: BOMB) },
-  'encrypted_objstm' => -> { make_encrypted_pdf_with_objstm('7 0 [1 2 3]') },
   # The trailer's key spelled with an escape, which lopdf reads as /Encrypt.
   'encrypted_escaped_key_deep' => lambda {
     make_encrypted_pdf_with_objstm("7 0 #{'[' * 100_000}").sub('/Encrypt ', '/Encr#79pt ')

@@ -8,6 +8,7 @@
 //! so `PDF_FUZZ_SEEDS=fuzz/seeds/pdf_to_text cargo test -p file_stores_pdf`
 //! refreshes the fuzz target's seeds from the tests' own files.
 
+pub mod crypt;
 pub mod encode;
 pub mod fonts;
 

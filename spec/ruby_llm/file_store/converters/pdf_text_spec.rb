@@ -2,12 +2,12 @@
 
 require 'timeout'
 require_relative 'pdf_fixtures'
-require_relative 'aes256_pdf'
 
 # The PDF text-layer converter, alone and through stores and tools: its
 # answers, errors, Timeout and the stores' use of it. What the engine reads
-# from crafted files (words, fonts, scans, damaged files, limits) is tested
-# beside its code in ext/file_stores_pdf (src/**/crafted.rs).
+# from crafted files (words, fonts, scans, damaged and encrypted files,
+# limits) is tested beside its code in ext/file_stores_pdf (the crafted.rs
+# modules, load/tests.rs).
 RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   include PdfFixtures
 
@@ -23,16 +23,6 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
 
   it 'is local' do
     expect(described_class.local?).to be(true)
-  end
-
-  it 'reads a PDF encrypted with the empty user password' do
-    expect(convert(pdf_fixture('encrypted_empty_password.pdf')))
-      .to eq("## Page 1\n\nEncrypted, yet it opens\nwithout a password.\n")
-  end
-
-  it 'reads a PDF encrypted with AES-256 whose crypt filters are written through references' do
-    expect(convert(Aes256Pdf.new('Sealed with AES-256, it opens.').bytes))
-      .to eq("## Page 1\n\nSealed with AES-256, it opens.\n")
   end
 
   it 'raises ConversionError saying a PDF is encrypted when it needs a password' do
