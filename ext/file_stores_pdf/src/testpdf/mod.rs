@@ -223,12 +223,26 @@ pub fn bfrange_cmap(ranges: &[String]) -> String {
 /// written as a fuzz seed when asked, see the module doc).
 pub fn convert_with(name: &str, pdf: &[u8], limits: Limits) -> Result<Option<String>> {
     if let Some(folder) = std::env::var_os("PDF_FUZZ_SEEDS") {
-        if pdf.len() <= MAX_SEED_BYTES {
-            let path = std::path::Path::new(&folder).join(format!("crafted_{name}.pdf"));
-            std::fs::write(&path, pdf).expect("the seed folder is writable");
-        }
+        write_seed(std::path::Path::new(&folder), name, pdf);
     }
     to_text(pdf, limits, &|| false)
+}
+
+/// `pdf` as `crafted_<name>.pdf` in `folder`, unless it is large or a
+/// seed there already holds these bytes (a copied fixture).
+fn write_seed(folder: &std::path::Path, name: &str, pdf: &[u8]) {
+    if pdf.len() > MAX_SEED_BYTES {
+        return;
+    }
+    let path = folder.join(format!("crafted_{name}.pdf"));
+    let held = std::fs::read_dir(folder)
+        .expect("the seed folder is readable")
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|other| *other != path)
+        .any(|other| std::fs::read(other).is_ok_and(|bytes| bytes == pdf));
+    if !held {
+        std::fs::write(&path, pdf).expect("the seed folder is writable");
+    }
 }
 
 /// The answer for the crafted file `name`, read with the default limits.
