@@ -5,20 +5,8 @@ use super::*;
 
 #[test]
 fn bounds_the_parsing_work_and_stops_when_cancelled() {
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for i in 1..=2000 {
-        offsets.push(pdf.len());
-        pdf.extend(format!("{i} 0 obj\n[1 2 3]\nendobj\n").bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend(b"xref\n0 2001\n0000000000 65535 f \n");
-    for o in offsets {
-        pdf.extend(format!("{o:010} 00000 n \n").bytes());
-    }
-    pdf.extend(
-        format!("trailer\n<< /Size 2001 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes(),
-    );
+    let objects = vec!["[1 2 3]"; 2000];
+    let pdf = crate::testpdf::serialize(&objects);
     let limits = Limits {
         max_parse_scan: 1000 * (pdf.len() as u64 / 2),
         ..Limits::default()
@@ -43,19 +31,7 @@ fn two_pages() -> Vec<u8> {
         "<< /Length 29 >>\nstream\nBT /F1 12 Tf (Second) Tj ET\nendstream".into(),
         "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>".into(),
     ];
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, body) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend(b"xref\n0 7\n0000000000 65535 f \n");
-    for o in offsets {
-        pdf.extend(format!("{o:010} 00000 n \n").bytes());
-    }
-    pdf.extend(format!("trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes());
-    pdf
+    crate::testpdf::serialize(&objects)
 }
 
 /// The page contents lopdf loaded from `pdf`, in page order.

@@ -143,37 +143,3 @@ pub fn format12_cmap(groups: &[(u32, u32, u32)]) -> Vec<u8> {
     }
     cmap(&[(3, 10, sub)])
 }
-
-/// A format 6 subtable: codes from `first` to `glyphs`.
-pub fn format6(first: u16, glyphs: &[u16]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for v in [
-        6,
-        10 + 2 * glyphs.len() as u16,
-        0,
-        first,
-        glyphs.len() as u16,
-    ] {
-        out.extend(v.to_be_bytes());
-    }
-    for g in glyphs {
-        out.extend(g.to_be_bytes());
-    }
-    out
-}
-
-/// A post table version 2 naming glyph i `names[i]` (past Macintosh's 258
-/// standard names): ttf-parser finds each by walking every name before it.
-pub fn post_v2(names: &[String]) -> Vec<u8> {
-    let mut out = 0x20000u32.to_be_bytes().to_vec();
-    out.extend([0u8; 28]);
-    out.extend((names.len() as u16).to_be_bytes());
-    for i in 0..names.len() {
-        out.extend(((258 + i) as u16).to_be_bytes());
-    }
-    for name in names {
-        out.push(name.len() as u8);
-        out.extend(name.as_bytes());
-    }
-    out
-}

@@ -208,26 +208,6 @@ pub fn font_pdf(content: &str, font: &str) -> Vec<u8> {
     )
 }
 
-/// A ToUnicode CMap of one-byte codes with `ranges` as its bfranges.
-pub fn bfrange_cmap(ranges: &[String]) -> String {
-    format!(
-        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n\
-         1 begincodespacerange <00> <FF> endcodespacerange\n\
-         {} beginbfrange\n{}\nendbfrange\nendcmap end end\n",
-        ranges.len(),
-        ranges.join("\n")
-    )
-}
-
-/// The answer for the crafted file `name`, read with `limits` (and
-/// written as a fuzz seed when asked, see the module doc).
-pub fn convert_with(name: &str, pdf: &[u8], limits: Limits) -> Result<Option<String>> {
-    if let Some(folder) = std::env::var_os("PDF_FUZZ_SEEDS") {
-        write_seed(std::path::Path::new(&folder), name, pdf);
-    }
-    to_text(pdf, limits, &|| false)
-}
-
 /// `pdf` as `crafted_<name>.pdf` in `folder`, unless it is large or a
 /// seed there already holds these bytes (a copied fixture).
 fn write_seed(folder: &std::path::Path, name: &str, pdf: &[u8]) {
@@ -245,9 +225,13 @@ fn write_seed(folder: &std::path::Path, name: &str, pdf: &[u8]) {
     }
 }
 
-/// The answer for the crafted file `name`, read with the default limits.
+/// The answer for the crafted file `name`, read with the default limits
+/// (and written as a fuzz seed when asked, see the module doc).
 pub fn convert(name: &str, pdf: &[u8]) -> Result<Option<String>> {
-    convert_with(name, pdf, Limits::default())
+    if let Some(folder) = std::env::var_os("PDF_FUZZ_SEEDS") {
+        write_seed(std::path::Path::new(&folder), name, pdf);
+    }
+    to_text(pdf, Limits::default(), &|| false)
 }
 
 /// The text of the crafted file `name`; panics when it has none.
