@@ -21,9 +21,6 @@ BOMB = 512 << 20
 TEXT = 'Some text on the page.'
 CASES = {
   'deep_objects' => -> { make_pdf(TEXT, extra: ["<< /Deep #{'[' * 100_000} >>"]) },
-  'nested_within_limit' => lambda {
-    make_pdf(TEXT, extra: ["<< /Deep #{'[' * 63}#{']' * 63} /Dict #{'<< /A ' * 62}1#{' >>' * 62} >>"])
-  },
   'objstm_bomb' => -> { make_pdf_with('ObjStm /N 1 /First 4', zeros: BOMB) },
   'xref_bomb' => -> { make_pdf_with_xref_bomb(zeros: BOMB) },
   # The type out of sight of a look back from `stream`: behind a string
@@ -37,7 +34,6 @@ CASES = {
   # file is decrypted, so no scan before loading can see inside it.
   'encrypted_deep_objstm' => -> { make_encrypted_pdf_with_objstm("7 0 #{'[' * 100_000}") },
   'encrypted_objstm_bomb' => -> { make_encrypted_pdf_with_objstm('7 0 [1]', zeros: BOMB) },
-  'encrypted_objstm' => -> { make_encrypted_pdf_with_objstm('7 0 [1 2 3]') },
   # The trailer's key spelled with an escape, which lopdf reads as /Encrypt.
   'encrypted_escaped_key_deep' => lambda {
     make_encrypted_pdf_with_objstm("7 0 #{'[' * 100_000}").sub('/Encrypt ', '/Encr#79pt ')

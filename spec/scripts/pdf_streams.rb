@@ -29,7 +29,6 @@ CASES = {
   'form_drawn_1000000_times' => lambda {
     page_pdf(streams: [deflated("/Fm0 Do\n", 1_000_000)], xobjects: [['', COMMENT]])
   },
-  'stray_euro' => -> { page_pdf(streams: [['', "BT /F1 12 Tf 72 720 Td 5\xE2\x82\xAC Tc (#{TEXT}) Tj ET\n".b]]) },
   # Arrays that nothing uses, which lopdf parses all the same.
   'unused_objstm_array' => -> { unused_objstm_array(OPERANDS) },
   'unused_array' => -> { make_pdf(TEXT, extra: ["[#{'0 ' * 2_000_000}]"]) },

@@ -60,22 +60,13 @@ CASES = {
                       text: 'Read the glyph names')
   },
   'repeated_page' => -> { pdf_with_repeated_page(times: 100_000, annotations: 10_000) },
-  'page_tree_cycle' => -> { pdf_with_page_tree_cycle('The first page of two.', 'The second page, after the cycle.') },
-  # A sentence at x = 1e9, moved back by the CTM.
-  'far_coordinates' => lambda {
-    text_pdf('q 1 0 0 1 -1000000000 0 cm BT /F1 12 Tf 1000000072 720 Td ' \
-             "(Pay the invoice within thirty days.) Tj ET Q\n")
-  },
   # Issue 39: one operator or one widget doing unbounded work of its own.
   'huge_list_box' => -> { pdf_with_huge_list_box },
   'self_referencing_ocmd' => -> { pdf_with_self_referencing_ocmd },
   'long_actual_text' => -> { pdf_with_long_actual_text },
   'combo_values' => -> { pdf_with_combo_values },
   'far_glyphs' => -> { pdf_with_far_glyphs },
-  'fonts_sharing_a_map' => -> { pdf_with_fonts_sharing_a_map },
-  'long_integer_media_box' => -> { pdf_with_long_integer(:media_box) },
-  'long_integer_page' => -> { pdf_with_long_integer(:page) },
-  'long_integer_pages' => -> { pdf_with_long_integer(:pages) }
+  'fonts_sharing_a_map' => -> { pdf_with_fonts_sharing_a_map }
 }.freeze
 
 # A second argument is a Timeout, in seconds, around the conversion.

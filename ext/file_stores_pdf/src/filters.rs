@@ -430,6 +430,8 @@ fn run_length(input: &[u8], max: usize) -> Vec<u8> {
 }
 
 #[cfg(test)]
+mod crafted;
+#[cfg(test)]
 mod tests {
     use super::*;
     use std::io::Write;

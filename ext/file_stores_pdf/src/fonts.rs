@@ -736,6 +736,8 @@ impl Font {
 }
 
 #[cfg(test)]
+mod crafted;
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -50,6 +50,9 @@ pub mod syntax;
 pub mod text;
 pub mod words;
 
+#[cfg(test)]
+pub(crate) mod testpdf;
+
 /// Bounds on the work for one file.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -452,6 +455,106 @@ mod tests {
             read("/Fm2 Do").as_deref(),
             Some("## Page 1\n\nPotato salad\n")
         );
+    }
+
+    /// A one-page scan: a gray 8x8 image over the page, painted by
+    /// `paint` (an image XObject, a form that draws it, or inline), with
+    /// `text` in Helvetica over it (a page number, a stamp).
+    fn scan_pdf(text: &str, paint: &str) -> Vec<u8> {
+        use crate::testpdf::{page_content, serialize, stream, HELVETICA};
+        let gray = [0x80u8; 64];
+        let mut content = b"q 612 0 0 792 0 0 cm ".to_vec();
+        if paint == "inline" {
+            content.extend(b"BI /W 8 /H 8 /CS /G /BPC 8 ID\n");
+            content.extend(gray);
+            content.extend(b"\nEI");
+        } else {
+            content.extend(format!("/{paint} Do").bytes());
+        }
+        content.extend(format!(" Q\n{}", page_content(text)).bytes());
+        let image = stream(
+            gray,
+            "/Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceGray /BitsPerComponent 8 ",
+        );
+        serialize(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources \
+              << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R /Fm1 7 0 R >> >> >>"
+                .to_vec(),
+            stream(content, ""),
+            HELVETICA.into(),
+            image,
+            stream(
+                "/Im1 Do",
+                "/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources << /XObject << /Im1 6 0 R >> >> ",
+            ),
+        ])
+    }
+
+    #[test]
+    fn gives_every_page_after_its_heading_and_answers_none_for_a_scan() {
+        use crate::testpdf::{convert, make_pdf, text};
+        let two = make_pdf(
+            &[
+                Some("This agreement is made\nbetween the parties."),
+                Some("Signed on the second page."),
+            ],
+            &[],
+        );
+        assert_eq!(
+            text("two_pages_as_placed", &two),
+            "## Page 1\n\nThis agreement is made\nbetween the parties.\n\n\
+             ## Page 2\n\nSigned on the second page.\n"
+        );
+        // Pages with no text, or a few stray glyphs.
+        assert_eq!(convert("scan", &make_pdf(&[None, None], &[])), Ok(None));
+        assert_eq!(
+            convert("scan_page_number", &make_pdf(&[Some("3"), None], &[])),
+            Ok(None)
+        );
+        // Pages of only page numbers: nothing to read.
+        let numbers = make_pdf(&[Some("1"), Some("2"), Some("- 3 -")], &[]);
+        assert_eq!(convert("page_numbers", &numbers), Ok(None));
+    }
+
+    #[test]
+    fn reads_short_pages_that_paint_no_image_as_text() {
+        use crate::testpdf::{make_pdf, text};
+        assert_eq!(
+            text("one_word", &make_pdf(&[Some("Potato")], &[])),
+            "## Page 1\n\nPotato\n"
+        );
+        assert_eq!(
+            text("fx", &make_pdf(&[Some("FX1"), Some("FX2")], &[])),
+            "## Page 1\n\nFX1\n\n## Page 2\n\nFX2\n"
+        );
+        // Numbered pages, once their numbers add up to a word.
+        let numbers: Vec<String> = (1..=12).map(|n| n.to_string()).collect();
+        let pages: Vec<Option<&str>> = numbers.iter().map(|n| Some(n.as_str())).collect();
+        let want: Vec<String> = numbers
+            .iter()
+            .map(|n| format!("## Page {n}\n\n{n}\n"))
+            .collect();
+        assert_eq!(
+            text("numbered_pages", &make_pdf(&pages, &[])),
+            want.join("\n")
+        );
+    }
+
+    #[test]
+    fn answers_none_for_a_scan_with_a_stray_page_number_or_stamp_over_its_image() {
+        use crate::testpdf::convert;
+        for paint in ["Im1", "Fm1", "inline"] {
+            for stamp in ["Potato", "12"] {
+                let name = format!("scan_{paint}_{stamp}");
+                assert_eq!(convert(&name, &scan_pdf(stamp, paint)), Ok(None), "{name}");
+            }
+        }
+        // The same page without the image is text.
+        let bare = scan_pdf("Potato", "Im1");
+        let bare = String::from_utf8_lossy(&bare).replacen("/Im1 Do", "       ", 1);
+        assert!(convert("scan_without_image", bare.as_bytes()).is_ok_and(|t| t.is_some()));
     }
 
     #[test]

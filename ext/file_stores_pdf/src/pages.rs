@@ -91,4 +91,30 @@ mod tests {
         doc.trailer.set("Root", catalog);
         assert_eq!(page_ids(&doc, &|| false), Ok(vec![first, second]));
     }
+
+    #[test]
+    fn reads_the_page_after_a_page_tree_node_that_is_its_own_kid() {
+        use crate::testpdf::{page_text, serialize, stream, text, HELVETICA};
+        let mut objects = vec![
+            "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+            "<< /Type /Pages /Kids [4 0 R 3 0 R 6 0 R] /Count 2 >>".into(),
+            "<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 >>".into(),
+        ];
+        for line in [
+            "The first page of two.",
+            "The second page, after the cycle.",
+        ] {
+            objects.push(format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {} 0 R \
+                 /Resources << /Font << /F1 8 0 R >> >> >>",
+                objects.len() + 2
+            ));
+            objects.push(String::from_utf8(stream(page_text(line), "")).expect("ASCII"));
+        }
+        objects.push(HELVETICA.into());
+        assert_eq!(
+            text("page_tree_cycle", &serialize(&objects)),
+            "## Page 1\n\nThe first page of two.\n\n## Page 2\n\nThe second page, after the cycle.\n"
+        );
+    }
 }

@@ -780,6 +780,8 @@ fn kept_entries(bytes: &[u8]) -> Option<Vec<&[u8]>> {
 }
 
 #[cfg(test)]
+mod crafted;
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -715,4 +715,67 @@ mod tests {
         assert!(object_stream(&huge, first, u64::MAX - 1).1 > u64::MAX - 1);
         assert!(object_stream(&huge, first, 10).1 > 10);
     }
+
+    /// A one-page file whose page reads "Read past the long number.", with
+    /// `catalog`, `pages` and `page` inside those dictionaries.
+    fn long_number_pdf(pages: &str, page: &str, media_box: &str) -> Vec<u8> {
+        use crate::testpdf::{deflated, page_text, serialize, HELVETICA};
+        serialize(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            format!("<< /Type /Pages /Kids [3 0 R] /Count 1 {pages}>>").into(),
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [{media_box}] /Contents 4 0 R {page}\
+                 /Resources << /Font << /F1 5 0 R >> >> >>"
+            )
+            .into(),
+            deflated(page_text("Read past the long number."), ""),
+            HELVETICA.into(),
+        ])
+    }
+
+    #[test]
+    fn reads_an_integer_past_64_bits_as_a_real_wherever_it_stands() {
+        // pdftotext reads each of them.
+        let big = "10000000000000000000";
+        let cases = [
+            (
+                "long_integer_media_box",
+                long_number_pdf("", "", &format!("0 0 {big} 792")),
+            ),
+            (
+                "long_integer_page",
+                long_number_pdf("", &format!("/StructParents 9{big} "), "0 0 612 792"),
+            ),
+            (
+                "long_integer_pages",
+                long_number_pdf(&format!("/Extra -{big} "), "", "0 0 612 792"),
+            ),
+        ];
+        for (name, pdf) in cases {
+            assert_eq!(
+                crate::testpdf::text(name, &pdf),
+                "## Page 1\n\nRead past the long number.\n",
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn reads_objects_nested_just_within_the_limit() {
+        use crate::testpdf::{make_pdf, text};
+        let nested = format!(
+            "<< /Deep {}{} /Dict {}1{} >>",
+            "[".repeat(63),
+            "]".repeat(63),
+            "<< /A ".repeat(62),
+            " >>".repeat(62)
+        );
+        assert_eq!(
+            text(
+                "nested_within_limit",
+                &make_pdf(&[Some("Some text on the page.")], &[nested.into()])
+            ),
+            "## Page 1\n\nSome text on the page.\n"
+        );
+    }
 }

@@ -39,6 +39,8 @@ use crate::words::{join_hyphenated, number, Line};
 use crate::{Error, Limits, Result};
 
 mod annots;
+#[cfg(test)]
+mod crafted;
 mod optional;
 
 /// The most marked-content sequences (`BMC`/`BDC` … `EMC`) followed open

@@ -9,6 +9,8 @@
 //! starts within 0.1 em of the one before it ends a word, as pdftotext
 //! takes it for a copy. Positions are in the page's default user space.
 
+#[cfg(test)]
+mod crafted;
 mod seen;
 
 /// `o` if it is a finite number.

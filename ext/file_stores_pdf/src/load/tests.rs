@@ -5,20 +5,8 @@ use super::*;
 
 #[test]
 fn bounds_the_parsing_work_and_stops_when_cancelled() {
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for i in 1..=2000 {
-        offsets.push(pdf.len());
-        pdf.extend(format!("{i} 0 obj\n[1 2 3]\nendobj\n").bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend(b"xref\n0 2001\n0000000000 65535 f \n");
-    for o in offsets {
-        pdf.extend(format!("{o:010} 00000 n \n").bytes());
-    }
-    pdf.extend(
-        format!("trailer\n<< /Size 2001 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes(),
-    );
+    let objects = vec!["[1 2 3]"; 2000];
+    let pdf = crate::testpdf::serialize(&objects);
     let limits = Limits {
         max_parse_scan: 1000 * (pdf.len() as u64 / 2),
         ..Limits::default()
@@ -43,19 +31,7 @@ fn two_pages() -> Vec<u8> {
         "<< /Length 29 >>\nstream\nBT /F1 12 Tf (Second) Tj ET\nendstream".into(),
         "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>".into(),
     ];
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, body) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend(b"xref\n0 7\n0000000000 65535 f \n");
-    for o in offsets {
-        pdf.extend(format!("{o:010} 00000 n \n").bytes());
-    }
-    pdf.extend(format!("trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes());
-    pdf
+    crate::testpdf::serialize(&objects)
 }
 
 /// The page contents lopdf loaded from `pdf`, in page order.
@@ -244,4 +220,77 @@ fn scans_many_stream_keywords_once() {
     let mut pdf = b"%PDF-1.4\n".to_vec();
     pdf.extend(b"stream ".repeat(300_000));
     assert!(structural(&pdf).is_ok());
+}
+
+/// Encrypted files with the empty user password, read through `to_text`:
+/// what only decryption reveals is the page's text.
+mod encrypted {
+    use crate::testpdf::crypt::{aes128_pdf, aes256_pdf, rc4_pdf, RC4_ID};
+    use crate::testpdf::{deflate, text};
+
+    #[test]
+    fn reads_a_file_encrypted_with_the_empty_user_password() {
+        let pdf = include_bytes!("../../../../spec/fixtures/pdf/encrypted_empty_password.pdf");
+        assert_eq!(
+            text("encrypted_empty_password", pdf),
+            "## Page 1\n\nEncrypted, yet it opens\nwithout a password.\n"
+        );
+    }
+
+    #[test]
+    fn reads_an_encrypted_file_whose_objects_sit_in_an_object_stream() {
+        let pdf = rc4_pdf(
+            &deflate(b"7 0 [1 2 3]"),
+            "Some text on the page.",
+            Some(RC4_ID),
+        );
+        assert_eq!(
+            text("encrypted_objstm", &pdf),
+            "## Page 1\n\nSome text on the page.\n"
+        );
+    }
+
+    #[test]
+    fn reads_an_rc4_file_whose_trailer_has_no_id_even_when_its_startxref_is_wrong() {
+        let objstm = deflate(b"7 0 << /Unused true >>");
+        let pdf = rc4_pdf(&objstm, "Encrypted, and no ID\nin the trailer.", None);
+        assert_eq!(
+            text("rc4_no_id", &pdf),
+            "## Page 1\n\nEncrypted, and no ID\nin the trailer.\n"
+        );
+        let pdf = rc4_pdf(&objstm, "Encrypted and damaged,\nstill read.", None);
+        let at = pdf
+            .windows(10)
+            .rposition(|w| w == b"startxref\n")
+            .expect("a startxref")
+            + 10;
+        let end = at + pdf[at..].iter().position(|&b| b == b'\n').expect("a line");
+        let damaged = [&pdf[..at], b"3", &pdf[end..]].concat();
+        assert_eq!(
+            text("rc4_no_id_wrong_startxref", &damaged),
+            "## Page 1\n\nEncrypted and damaged,\nstill read.\n"
+        );
+    }
+
+    #[test]
+    fn reads_an_aes_128_file_whose_encrypt_dictionary_has_no_length() {
+        assert_eq!(
+            text(
+                "aes128_no_length",
+                &aes128_pdf("AES-128 and\nno key length.")
+            ),
+            "## Page 1\n\nAES-128 and\nno key length.\n"
+        );
+    }
+
+    #[test]
+    fn reads_an_aes_256_file_whose_crypt_filters_are_written_through_references() {
+        assert_eq!(
+            text(
+                "aes256_indirect_filters",
+                &aes256_pdf("Sealed with AES-256, it opens.")
+            ),
+            "## Page 1\n\nSealed with AES-256, it opens.\n"
+        );
+    }
 }

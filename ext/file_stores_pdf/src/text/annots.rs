@@ -901,6 +901,8 @@ fn free_text(contents: Option<&Object>, drawable: &Drawable) -> Vec<String> {
 }
 
 #[cfg(test)]
+mod crafted;
+#[cfg(test)]
 mod tests {
     use super::*;
 

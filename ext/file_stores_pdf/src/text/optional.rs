@@ -238,6 +238,8 @@ fn resolve<'d>(doc: &'d Document, o: &'d Object) -> Option<&'d Object> {
 }
 
 #[cfg(test)]
+mod crafted;
+#[cfg(test)]
 mod tests {
     use super::*;
     use lopdf::{dictionary, Object};

@@ -24,25 +24,6 @@ module PdfFixtures
     serialize(objects + extra)
   end
 
-  # A one-page scan: a gray 8x8 image over the page, painted as +image+
-  # (:xobject, :form, a form that draws it, or :inline), with +text+ in
-  # Helvetica over it (a page number, a stamp).
-  def make_scan_pdf(text, image: :xobject)
-    gray = 0x80.chr * 64
-    paint = { xobject: '/Im1 Do', form: '/Fm1 Do',
-              inline: "BI /W 8 /H 8 /CS /G /BPC 8 ID\n#{gray}\nEI" }.fetch(image)
-    content = "q 612 0 0 792 0 0 cm #{paint} Q\n#{page_content(text)}"
-    serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-               '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources ' \
-               '<< /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R /Fm1 7 0 R >> >> >>',
-               "<< /Length #{content.bytesize} >>\nstream\n#{content}endstream",
-               '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-               '<< /Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceGray ' \
-               "/BitsPerComponent 8 /Length 64 >>\nstream\n#{gray}\nendstream",
-               '<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources << /XObject << /Im1 6 0 R >> >> ' \
-               "/Length 7 >>\nstream\n/Im1 Do\nendstream"])
-  end
-
   # A one-page PDF with an extra stream object of /Type +type+ whose
   # Flate data inflates to +zeros+ zero bytes (a decompression bomb).
   def make_pdf_with(type, zeros:)

@@ -75,17 +75,5 @@ module PdfTextFixtures
     serialize(objects + Array.new(annotations) { '<</Subtype/Stamp/Rect[0 0 10 10]/AP<</N 7 0 R>>>>' })
   end
 
-  # Two pages, whose /Kids also holds a node (object 3) that is its own kid.
-  def pdf_with_page_tree_cycle(first, second)
-    objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [4 0 R 3 0 R 6 0 R] /Count 2 >>',
-               '<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 >>']
-    [first, second].each do |text|
-      objects << "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents #{objects.size + 2} 0 R " \
-                 '/Resources << /Font << /F1 8 0 R >> >> >>'
-      objects << pdf_stream(page_text(text))
-    end
-    serialize(objects + [HELVETICA])
-  end
-
   def page_text(text) = "BT /F1 12 Tf 72 720 Td (#{text}) Tj ET\n"
 end

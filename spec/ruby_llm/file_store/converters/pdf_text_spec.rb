@@ -2,9 +2,12 @@
 
 require 'timeout'
 require_relative 'pdf_fixtures'
-require_relative 'aes256_pdf'
 
-# The PDF text-layer converter, alone and through stores and tools.
+# The PDF text-layer converter, alone and through stores and tools: its
+# answers, errors, Timeout and the stores' use of it. What the engine reads
+# from crafted files (words, fonts, scans, damaged and encrypted files,
+# limits) is tested beside its code in ext/file_stores_pdf (the crafted.rs
+# modules, load/tests.rs).
 RSpec.describe RubyLLM::FileStore::Converters::PdfText do
   include PdfFixtures
 
@@ -20,64 +23,6 @@ RSpec.describe RubyLLM::FileStore::Converters::PdfText do
 
   it 'is local' do
     expect(described_class.local?).to be(true)
-  end
-
-  it 'answers nil for a scan: pages with no text, or a few stray glyphs' do
-    expect(convert(make_pdf(nil, nil))).to be_nil
-    expect(convert(make_pdf('3', nil))).to be_nil
-  end
-
-  it 'reads short pages of real text, which paint no image, as text' do
-    expect(convert(make_pdf('Potato'))).to eq("## Page 1\n\nPotato\n")
-    expect(convert(make_pdf('FX1', 'FX2'))).to eq("## Page 1\n\nFX1\n\n## Page 2\n\nFX2\n")
-  end
-
-  it 'answers nil for a scan with a stray page number or stamp: its text is over an image' do
-    %i[xobject form inline].each do |image|
-      expect(convert(make_scan_pdf('Potato', image:))).to be_nil, "a scan painted by #{image}"
-      expect(convert(make_scan_pdf('12', image:))).to be_nil
-    end
-  end
-
-  it 'answers nil for pages of only page numbers, image or not: nothing to read' do
-    expect(convert(make_pdf('1', '2', '- 3 -'))).to be_nil
-  end
-
-  it 'reads numbered pages that paint no image as text once their numbers add up to a word' do
-    pages = (1..12).map(&:to_s)
-    expect(convert(make_pdf(*pages))).to eq(pages.map { |n| "## Page #{n}\n\n#{n}\n" }.join("\n"))
-  end
-
-  it "looks up a name a form's own /Resources lack in the page's, as pdftotext does" do
-    form = "BT /F1 12 Tf 72 700 Td (Drawn by a form whose resources hold no font.) Tj ET\n"
-    pdf = serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-                     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
-                     '/Resources << /Font << /F1 5 0 R >> /XObject << /Fx1 6 0 R >> >> >>',
-                     "<< /Length 8 >>\nstream\n/Fx1 Do\nendstream",
-                     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-                     '<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /ProcSet [/PDF] >> ' \
-                     "/Length #{form.bytesize} >>\nstream\n#{form}endstream"])
-    expect(convert(pdf)).to eq("## Page 1\n\nDrawn by a form whose resources hold no font.\n")
-  end
-
-  it 'reads text in the font a graphics state sets (gs with /Font), as pdftotext does' do
-    content = "BT /GS1 gs 72 700 Td (Set by a graphics state dictionary.) Tj ET\n"
-    pdf = serialize(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-                     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' \
-                     '/Resources << /ExtGState << /GS1 << /Type /ExtGState /Font [5 0 R 12] >> >> >> >>',
-                     "<< /Length #{content.bytesize} >>\nstream\n#{content}endstream",
-                     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'])
-    expect(convert(pdf)).to eq("## Page 1\n\nSet by a graphics state dictionary.\n")
-  end
-
-  it 'reads a PDF encrypted with the empty user password' do
-    expect(convert(pdf_fixture('encrypted_empty_password.pdf')))
-      .to eq("## Page 1\n\nEncrypted, yet it opens\nwithout a password.\n")
-  end
-
-  it 'reads a PDF encrypted with AES-256 whose crypt filters are written through references' do
-    expect(convert(Aes256Pdf.new('Sealed with AES-256, it opens.').bytes))
-      .to eq("## Page 1\n\nSealed with AES-256, it opens.\n")
   end
 
   it 'raises ConversionError saying a PDF is encrypted when it needs a password' do

@@ -5,20 +5,19 @@ require_relative 'pdf_text_fixtures'
 
 # Hostile PDFs where one operator or one widget does unbounded work of its
 # own (issue 39): an optional-content expression, an /ActualText span, a
-# list box or combo box, glyphs far out on the page, a number past 64 bits.
+# list box or combo box, glyphs far out on the page (a number past 64 bits
+# is read in ext/file_stores_pdf/src/syntax.rs's tests).
 # Each is a few KB: the large strings sit in a deflated object stream.
 # Converted by spec/scripts/pdf_text_limits.rb.
 module PdfWorkFixtures
   include PdfTextFixtures
 
-  # A one-page PDF: catalog (1, with +catalog+ inside), pages (2, with
-  # +pages+ inside), page (3, with +page+ inside, and +resources+ beside
-  # the font F1), +content+ (4, deflated), Helvetica (5), then +extra+
-  # objects from 6; +members+ (number => body) go into a deflated object
+  # A one-page PDF: catalog (1, with +catalog+ inside), pages (2), page
+  # (3, with +page+ inside, and +resources+ beside the font F1), +content+
+  # (4, deflated), Helvetica (5), then +extra+ objects from 6; +members+ (number => body) go into a deflated object
   # stream after them.
-  def work_pdf(content, page: '', resources: '', catalog: '', pages: '', extra: [], members: {},
-               media_box: '0 0 612 792')
-    objects = ["<< /Type /Catalog /Pages 2 0 R #{catalog}>>", "<< /Type /Pages /Kids [3 0 R] /Count 1 #{pages}>>",
+  def work_pdf(content, page: '', resources: '', catalog: '', extra: [], members: {}, media_box: '0 0 612 792')
+    objects = ["<< /Type /Catalog /Pages 2 0 R #{catalog}>>", '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
                "<< /Type /Page /Parent 2 0 R /MediaBox [#{media_box}] /Contents 4 0 R #{page}" \
                "/Resources << /Font << /F1 5 0 R >> #{resources}>> >>",
                pdf_stream(content, deflate: true), HELVETICA] + extra
@@ -102,16 +101,5 @@ module PdfWorkFixtures
     content = (1..fonts).map { |i| "BT /G#{i} 12 Tf 72 #{780 - (i * 9)} Td <00010002> Tj ET" }.join("\n")
     work_pdf(content, resources: "/Font << /F1 5 0 R #{names} >> ",
                       extra: [pdf_stream(cmap, deflate: true)] + Array.new(fonts) { font })
-  end
-
-  # Item 6: a valid page whose /MediaBox, /StructParents or an entry of
-  # /Pages (+where+) holds an integer past 64 bits.
-  def pdf_with_long_integer(where)
-    big = '10000000000000000000'
-    case where
-    when :media_box then work_pdf(page_text('Read past the long number.'), media_box: "0 0 #{big} 792")
-    when :page then work_pdf(page_text('Read past the long number.'), page: "/StructParents 9#{big} ")
-    when :pages then work_pdf(page_text('Read past the long number.'), pages: "/Extra -#{big} ")
-    end
   end
 end
