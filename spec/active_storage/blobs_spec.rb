@@ -10,7 +10,8 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'blobs' do
   it 'leaves no row and no blob when a write fails mid-way' do
     store.write('kept.md', 'kept')
     # The write fails after its blob, its row and the attachment were saved.
-    allow(store).to receive(:attach).and_wrap_original do |attach, *args|
+    rows = allow_any_instance_of(RubyLLM::FileStore::ActiveStorage::Rows)
+    rows.to receive(:attach).and_wrap_original do |attach, *args|
       attach.call(*args)
       raise ActiveRecord::StatementInvalid, 'disk gone'
     end
