@@ -65,6 +65,8 @@ module RubyLLM
 
       FULL = "This chat's files are full: delete or overwrite files."
 
+      prepend Upload::BeforeLock
+
       def_delegators :@rows, :chat, :owner, :max_bytes
       # See RubyLLM::FileStore#read_lines: a window of a file of any size, downloading only what it needs.
       def_delegators :@streams, :read_lines
@@ -146,12 +148,11 @@ module RubyLLM
         return keep_blob(path, content, content_type:) if content.is_a?(::ActiveStorage::Blob)
 
         path = FileStore.path(path)
-        upload = Upload.new(path, content, content_type)
-        begin
-          store_blob(path, upload.upload(@blobs), upload.summary, upload.content_type, uploaded: true)
-        ensure
-          upload.close
-        end
+        # An Upload comes uploaded already, from Upload::BeforeLock.
+        upload = content.is_a?(Upload) ? content : Upload.new(path, content, content_type).tap { _1.upload(@blobs) }
+        store_blob(path, upload.blob, upload.summary, upload.content_type, uploaded: true)
+      ensure
+        upload&.close
       end
 
       # Keeps +blob+ (an ActiveStorage::Blob already stored, such as a
@@ -166,7 +167,8 @@ module RubyLLM
         end
 
         content_type ||= blob.content_type
-        keep = -> { store_blob(path, blob, Upload.kept(@blobs, blob, content_type), content_type, uploaded: false) }
+        content = Upload.kept(@blobs, blob, content_type) # streamed before the lock, with history too
+        keep = -> { store_blob(path, blob, content, content_type, uploaded: false) }
         history_recording? ? history_change([path], &keep) : keep.call
       end
 
@@ -290,9 +292,11 @@ module RubyLLM
 
       # Saves the row at +path+ with +blob+ attached, under the chat's lock,
       # in a savepoint; +uploaded+ says whether the store uploaded the blob
-      # (and so deletes it when the row is not saved). +content+ is what the
-      # row keeps of it: { digest:, byte_size:, text: }. The blob the row
-      # no longer uses is purged after the commit.
+      # (and so deletes it when the row is not saved: at the rollback, and
+      # again outside the lock's transaction, where a row deleted inside it
+      # on SQLite came back). +content+ is what the row keeps of it:
+      # { digest:, byte_size:, text: }. The blob the row no longer uses is
+      # purged after the commit.
       def store_blob(path, blob, content, content_type, uploaded:)
         digest, byte_size, text = content.values_at(:digest, :byte_size, :text)
         with_lock do

@@ -50,6 +50,31 @@ module RubyLLM
           summary.merge(text: summary[:text] && Blobs.row_text(content_type, summary[:text]))
         end
 
+        # With history, HistoryRecorder (in front of every store) holds the
+        # chat's lock around a write, to record its version; in front of it,
+        # this uploads the content first, as a write without history does,
+        # so the lock is held only to save the file's row and its version,
+        # never during an upload. The store's write takes the Upload as it is.
+        module BeforeLock
+          # See ActiveStorage#write.
+          def write(path, content, content_type: nil)
+            return super if content.is_a?(::ActiveStorage::Blob) || content.is_a?(Upload) || !history_recording?
+
+            refuse_if_read_only(path) # before any upload (then ReadOnlyGuard)
+            path = FileStore.path(path)
+            upload = Upload.new(path, content, content_type)
+            begin
+              upload.upload(@blobs)
+              super(path, upload, content_type: upload.content_type)
+            rescue Exception # rubocop:disable Lint/RescueException -- a write stopped before its row must not leave a blob
+              @blobs.discard(upload.blob) if upload.blob # again after store_blob's: a blob already gone is no harm
+              raise
+            ensure
+              upload.close
+            end
+          end
+        end
+
         private
 
         # The row's text only when it is the text exactly; the line index only
