@@ -149,7 +149,8 @@ module RubyLLM
 
         path = FileStore.path(path)
         # An Upload comes uploaded already, from Upload::BeforeLock.
-        upload = content.is_a?(Upload) ? content : Upload.new(path, content, content_type).tap { _1.upload(@blobs) }
+        upload = content.is_a?(Upload) ? content : Upload.new(path, content, content_type)
+        upload.upload(@blobs) unless upload.blob
         store_blob(path, upload.blob, upload.summary, upload.content_type, uploaded: true)
       ensure
         upload&.close
