@@ -10,7 +10,8 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'blobs' do
   it 'leaves no row and no blob when a write fails mid-way' do
     store.write('kept.md', 'kept')
     # The write fails after its blob, its row and the attachment were saved.
-    allow(store).to receive(:attach).and_wrap_original do |attach, *args|
+    rows = allow_any_instance_of(RubyLLM::FileStore::ActiveStorage::Rows)
+    rows.to receive(:attach).and_wrap_original do |attach, *args|
       attach.call(*args)
       raise ActiveRecord::StatementInvalid, 'disk gone'
     end
@@ -31,6 +32,47 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'blobs' do
     end
     store.write('a.md', 'a')
     expect(uploaded_outside).to be(true)
+  end
+
+  # Guarantee (issue #41): with history, the write uploads before it takes
+  # the chat's lock too, and records its version under it. The old build
+  # uploaded inside the history's lock: the second writer waited out the
+  # slow upload (PostgreSQL) or gave up with "database is locked" (SQLite).
+  it 'with history, lets a second writer of the chat save while a write uploads, each with its version' do
+    uploading = Queue.new
+    finish = Queue.new
+    allow(ActiveStorage::Blob.service).to receive(:upload).and_wrap_original do |upload, *args, **options|
+      if Thread.current[:slow_upload]
+        uploading << !ActiveRecord::Base.connection.transaction_open?
+        finish.pop
+      end
+      upload.call(*args, **options)
+    end
+    slow = Thread.new do
+      Thread.current[:slow_upload] = true
+      ActiveRecord::Base.connection_pool.with_connection { store_for(chat, history: true).write('slow.md', "slow\n") }
+    end
+    outside = uploading.pop
+    begin
+      second = Thread.new do
+        ActiveRecord::Base.connection_pool.with_connection do
+          store_for(Chat.find(chat.id), history: true).write('quick.md', "quick\n")
+        end
+      end
+      second.report_on_exception = false
+      # A bound on the failure only: the second write needs no wait at all.
+      done = second.join(60)
+    ensure
+      finish << true
+      slow.join
+    end
+
+    expect(outside).to be(true)
+    expect(done).not_to be_nil
+    expect(second.value.path).to eq('quick.md')
+    history = store_for(chat, history: true)
+    expect(%w[slow.md quick.md].map { |path| history.versions(path).map(&:change) }).to eq([%i[created], %i[created]])
+    expect(history.read('slow.md')).to eq("slow\n")
   end
 
   it 'leaves no blob and no file on disk when the chat is destroyed' do

@@ -31,7 +31,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'line index' do
     path
   end
 
-  def blob_at(path) = store.send(:blob_of, RubyLLM::ActiveRecord::ChatFile.find_by!(path:))
+  def blob_at(path) = RubyLLM::ActiveRecord::ChatFile.find_by!(path:).file_attachment.blob
 
   def right_window(path)
     "#{line(150_000)}#{line(150_001)}#{line(150_002)}[Lines 150000-150002 of #{count} in #{path}. " \

@@ -8,25 +8,35 @@ module RubyLLM
       # rows and their attachments with insert_all!, the replaced rows and their attachments with
       # upsert_all on their ids (every NOT NULL column given, only the
       # file's own columns changed: read_digest and attachment_key keep
-      # their values). Included by the store; private.
-      module BatchRows
-        private
+      # their values).
+      class BatchRows
+        def initialize(rows)
+          @rows = rows
+        end
 
         # Saves the accepted files' blobs and rows; returns the ids of the
         # blobs the replaced rows no longer use.
-        def save_rows(files, now)
+        def save(files, now)
           existing = own_row_facts(files.map { |file| file[:path] })
           fresh, replaced = files.partition { |file| existing[file[:path]].nil? }
           insert_rows(fresh, now)
           replace_rows(replaced, existing, now)
         end
 
+        # The StoredFile of a +file+ saved at +now+.
+        def self.stored(file, now)
+          RubyLLM::StoredFile.new(path: file[:path], byte_size: file[:byte_size], content_type: file[:content_type],
+                                  digest: file[:digest], updated_at: now)
+        end
+
+        private
+
         # {path => { row:, created_at:, attachment:, blob: }} of this store's
         # rows at +paths+ (attachment and blob nil when it has none).
         def own_row_facts(paths)
           return {} if paths.empty?
 
-          rows = at_paths(own_rows, paths).pluck(:id, :path, :created_at)
+          rows = @rows.at_paths(@rows.own, paths).pluck(:id, :path, :created_at)
           attachments = ::ActiveStorage::Attachment.where(record_type: chat_file_type, name: 'file',
                                                           record_id: rows.map(&:first))
                                                    .pluck(:record_id, :id, :blob_id)
@@ -43,15 +53,17 @@ module RubyLLM
           return if files.empty?
 
           RubyLLM::ActiveRecord::ChatFile.insert_all!(files.map { |file| row_columns(file, now, now) })
-          ids = at_paths(own_rows, files.map { |file| file[:path] }).pluck(:path, :id).to_h
+          ids = @rows.at_paths(@rows.own, files.map { |file| file[:path] }).pluck(:path, :id).to_h
           attach_all(files.map { |file| [ids.fetch(file[:path]), file[:blob_id]] }, now)
         end
 
         # Every column a row needs (NOT NULL ones too, for the upsert).
         def row_columns(file, created_at, now)
           model = RubyLLM::ActiveRecord::ChatFile
-          columns = { chat_type: @chat.class.polymorphic_name, chat_id: @chat.id,
-                      owner_type: @owner&.class&.polymorphic_name, owner_id: @owner&.id, path: file[:path],
+          chat = @rows.chat
+          owner = @rows.owner
+          columns = { chat_type: chat.class.polymorphic_name, chat_id: chat.id,
+                      owner_type: owner&.class&.polymorphic_name, owner_id: owner&.id, path: file[:path],
                       content_type: file[:content_type], byte_size: file[:byte_size], digest: file[:digest],
                       text: file[:text], created_at:, updated_at: now }
           model.path_digests? ? columns.merge(path_digest: model.path_digest(file[:path])) : columns
@@ -88,15 +100,6 @@ module RubyLLM
             { id: row[:attachment], name: 'file', record_type: chat_file_type, record_id: row[:row],
               blob_id: file[:blob_id], created_at: now }
           end, unique_by: :id)
-        end
-
-        def purge_replaced(blob_ids)
-          RubyLLM::ActiveRecord::ChatFile.purge_unattached(blob_ids)
-        end
-
-        def stored(file, now)
-          RubyLLM::StoredFile.new(path: file[:path], byte_size: file[:byte_size], content_type: file[:content_type],
-                                  digest: file[:digest], updated_at: now)
         end
       end
     end

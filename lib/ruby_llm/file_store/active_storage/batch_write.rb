@@ -13,11 +13,17 @@ module RubyLLM
       # insert_all, and
       # updates the replaced rows. A batch the database refuses is written
       # again one file at a time, so only the files at fault are unsaved.
-      # Included by the store, with BatchChecks and BatchRows.
-      module BatchWrite
+      class BatchWrite
         # Files and bytes in one batch: what a batch holds in memory.
         BATCH_FILES = 500
         BATCH_BYTES = 32 * 1024 * 1024
+
+        # A batch writer for +store+, whose rows and blobs these are.
+        def initialize(store, rows, blobs)
+          @store = store
+          @rows = rows
+          @blobs = blobs
+        end
 
         # See FileStore#write_many: in batches, each in one transaction. The
         # deadline is looked at before each file's upload: after it, no file
@@ -30,7 +36,7 @@ module RubyLLM
           error = nil
           pending = paths.dup
           until pending.empty?
-            if out_of_time?(deadline)
+            if Blobs.out_of_time?(deadline)
               unsaved.concat(pending)
               error ||= FileStores::Native::ManyWrites::OUT_OF_TIME
               break
@@ -55,13 +61,10 @@ module RubyLLM
           refused = {}
           bytes_in_batch = 0
           while (path = pending.first) && entries.size < BATCH_FILES &&
-                (entries.empty? || bytes_in_batch < BATCH_BYTES) && !out_of_time?(deadline)
+                (entries.empty? || bytes_in_batch < BATCH_BYTES) && !Blobs.out_of_time?(deadline)
             pending.shift
             begin
-              content = yield(path)
-              next alone << write_alone(path, content) if big_file?(content)
-
-              bytes = content_of(content)
+              bytes = take(path, alone) { yield(path) } or next
               entries << [FileStore.path(path), bytes]
               bytes_in_batch += bytes.bytesize
             rescue StandardError => e
@@ -71,8 +74,14 @@ module RubyLLM
           [entries, refused]
         end
 
-        def content_of(content)
-          FileStores::Native.content_bytes(content).b
+        # The bytes of the content at +path+, closed once read; nil for a File
+        # too big for a batch, written alone, streamed, and put in +alone+.
+        def take(path, alone)
+          content = yield
+          return FileStores::Native.content_bytes(content).b unless content.is_a?(File) && content.size > BATCH_BYTES
+
+          alone << @store.write(path, content)
+          nil
         ensure
           content.close if content.respond_to?(:close) && !content.is_a?(String)
         end
@@ -99,11 +108,11 @@ module RubyLLM
         def save_prepared(files, entries, deadline)
           return [[], {}] if files.empty?
 
-          with_lock do
+          @store.with_lock do
             RubyLLM::ActiveRecord::ChatFile.transaction(requires_new: true) { save_batch(files) }
           end
         rescue StandardError
-          files.each { |file| discard(file[:blob]) }
+          files.each { |file| @blobs.discard(file[:blob]) }
           saved, unsaved, error = one_by_one(entries, deadline)
           [saved, unsaved.to_h { |path| [path, error] }]
         end
@@ -112,8 +121,7 @@ module RubyLLM
         # batch's blob rows in one statement).
         def prepared(entries, deadline)
           types = entries.map { |path, bytes| FileStores::Native.content_type_for(path, bytes) }
-          blobs = upload_all(entries.zip(types).map { |(path, bytes), content_type| [path, bytes, content_type] },
-                             deadline:)
+          blobs = @blobs.upload_all(entries.zip(types).map { |(path, bytes), type| [path, bytes, type] }, deadline:)
           entries.take(blobs.size).zip(types, blobs).map do |(path, bytes), content_type, blob|
             { path:, blob:, blob_id: blob.id, content_type:, byte_size: bytes.bytesize,
               digest: FileStores::Native.sha256_hex(bytes), text: batch_text(content_type, bytes) }
@@ -126,19 +134,46 @@ module RubyLLM
           model = RubyLLM::ActiveRecord::ChatFile
           return nil if model.respond_to?(:encrypted_attributes) && model.encrypted_attributes.present?
 
-          row_text(content_type, bytes)
+          Blobs.row_text(content_type, bytes)
         end
 
         # Inside the lock: checks, inserts and updates; returns [saved
         # StoredFiles, {path => why} refused].
         def save_batch(files)
-          accepted, refused = checked(files)
+          accepted, refused = BatchChecks.new(@rows, files).check
           now = Time.current
-          old_blobs = save_rows(accepted, now)
-          after_transaction(on_commit: (-> { purge_replaced(old_blobs) } unless old_blobs.empty?),
-                            on_rollback: -> { accepted.each { |file| discard(file[:blob]) } })
-          files.each { |file| discard(file[:blob]) if refused.key?(file[:path]) }
-          [accepted.map { |file| stored(file, now) }, refused]
+          old_blobs = BatchRows.new(@rows).save(accepted, now)
+          purge = -> { RubyLLM::ActiveRecord::ChatFile.purge_unattached(old_blobs) } unless old_blobs.empty?
+          discard = -> { accepted.each { |file| @blobs.discard(file[:blob]) } }
+          TransactionHook.add(RubyLLM::ActiveRecord::ChatFile.connection, on_commit: purge, on_rollback: discard)
+          files.each { |file| @blobs.discard(file[:blob]) if refused.key?(file[:path]) }
+          [accepted.map { |file| BatchRows.stored(file, now) }, refused]
+        end
+
+        # A batch the database refused: each file on its own, none started
+        # after +deadline+.
+        def one_by_one(entries, deadline)
+          saved = []
+          unsaved = []
+          error = nil
+          entries.each do |path, bytes|
+            if Blobs.out_of_time?(deadline)
+              unsaved << path
+              error ||= FileStores::Native::ManyWrites::OUT_OF_TIME
+              next
+            end
+            saved << @store.write(path, bytes)
+          rescue StandardError => e
+            unsaved << path
+            error ||= unsaved_reason(e)
+          end
+          [saved, unsaved, error]
+        end
+
+        # Why a file was not saved: the service's trouble as the tools say
+        # it, else the error's message.
+        def unsaved_reason(error)
+          Tools::ServiceError.match?(error) ? Tools::DatabaseError.message_for(error) : error.message
         end
       end
     end

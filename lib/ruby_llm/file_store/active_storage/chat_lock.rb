@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require 'monitor'
+
 module RubyLLM
   class FileStore
     class ActiveStorage < FileStore
@@ -19,24 +21,53 @@ module RubyLLM
       # process stops, the one holding the lock included; and with no
       # +timeout+ in database.yml, Rails 8 does not wait at all. SqliteWait
       # installs a handler that sleeps in Ruby instead.
-      module ChatLock
-        module_function
+      class ChatLock
+        # A lock on +chat+'s row, held by one store object: reentrant in the
+        # thread or fiber holding it.
+        def initialize(chat)
+          @chat = chat
+          @monitor = Monitor.new
+          @depth = 0
+          @blob_transactions_outside = 0
+        end
 
-        # Runs the block in a transaction holding the lock on +chat+'s row.
-        def hold(chat, &block)
-          model = chat.class
-          connection = model.connection
-          SqliteWait.around(connection) do
-            model.transaction do
-              lock_row(model, chat.id, connection)
-              block.call
+        # Runs the block in a transaction holding the lock on the chat's row.
+        def hold(&block)
+          @monitor.synchronize do
+            next block.call if @depth.positive?
+
+            @blob_transactions_outside = ::ActiveStorage::Blob.connection.open_transactions # see PendingBlobs
+            @depth += 1
+            begin
+              model = @chat.class
+              SqliteWait.around(model.connection) do
+                model.transaction do
+                  lock_row(model, @chat.id, model.connection)
+                  block.call
+                end
+              end
+            ensure
+              @depth -= 1
             end
           end
         end
 
+        # Whether this lock's transaction is the outermost one on +connection+
+        # (the blobs' database), which a pending blob's row must not wait for.
+        def outermost_on?(connection)
+          connection.transaction_open? && @depth.positive? && @blob_transactions_outside.zero? &&
+            !ChatLock.sqlite?(connection)
+        end
+
+        def self.sqlite?(connection)
+          connection.adapter_name.match?(/sqlite/i)
+        end
+
+        private
+
         def lock_row(model, id, connection)
           key = model.primary_key
-          found = if sqlite?(connection)
+          found = if ChatLock.sqlite?(connection)
                     table = connection.quote_table_name(model.table_name)
                     column = connection.quote_column_name(key)
                     connection.exec_update("UPDATE #{table} SET #{column} = #{column} " \
@@ -47,10 +78,6 @@ module RubyLLM
           return if found.positive?
 
           raise ::ActiveRecord::RecordNotFound, "#{model.name} #{id} no longer exists: its files cannot change"
-        end
-
-        def sqlite?(connection)
-          connection.adapter_name.match?(/sqlite/i)
         end
 
         # A busy handler for SQLite that sleeps in Ruby, letting the

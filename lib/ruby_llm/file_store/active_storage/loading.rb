@@ -4,15 +4,18 @@ module RubyLLM
   class FileStore
     class ActiveStorage < FileStore
       # Loads the store's Rails parts (the ChatFile model, the HasChatFiles
-      # concern) on first use, so the gem loads without Rails.
+      # concern) on first use, so the gem loads without Rails
+      # (ActiveStorage.load_models!).
       module Loading
         LOAD_LOCK = Mutex.new
         private_constant :LOAD_LOCK
 
+        module_function
+
         # Loads the model and the concern; raises RubyLLM::ConfigurationError
         # saying what is missing when Rails, Active Record or Active Storage
         # is not loaded.
-        def load_models!
+        def load!
           return if @loaded
 
           missing = missing_parts
@@ -37,8 +40,6 @@ module RubyLLM
           missing << 'Active Storage' unless storage
           missing
         end
-
-        private
 
         # Whether +name+ is defined or its autoloader (Zeitwerk or classic) loads it.
         def loadable?(name)

@@ -18,24 +18,24 @@ module RubyLLM
       # older than +older_than+ seconds: a write makes its blob's row before
       # it uploads the file, so a younger one may be a write under way.
       # Each is checked again as it is deleted, so a blob attached meanwhile
-      # stays. Extended by the store.
+      # stays.
       module Orphans
         GRACE = 3600
         BATCH = 500
 
+        module_function
+
         # Purges the orphans; returns how many.
-        def purge_orphans(older_than: GRACE)
+        def purge(older_than)
           unless older_than.is_a?(Numeric) && older_than >= 0
             raise ArgumentError, "older_than must be a number of seconds, not #{older_than.inspect}"
           end
 
-          load_models!
+          Loading.load!
           orphans(Time.current - older_than).in_batches(of: BATCH).sum do |batch|
             RubyLLM::ActiveRecord::ChatFile.purge_unattached(batch.pluck(:id))
           end
         end
-
-        private
 
         def orphans(cutoff)
           blobs = ::ActiveStorage::Blob

@@ -17,13 +17,17 @@ module RubyLLM
       # inside a transaction of the application's: there they are saved in
       # that transaction, and a process killed before it commits can leave a
       # file no row names (as a transaction rolled back deletes it, a kill
-      # cannot). Included by the store; private.
-      module PendingBlobs
-        private
+      # cannot). Used by Blobs.
+      class PendingBlobs
+        # +lock+ is the store's ChatLock: whether it holds the outermost
+        # transaction decides where the rows commit.
+        def initialize(lock)
+          @lock = lock
+        end
 
         # Saves +blobs+ (new ActiveStorage::Blob records, unfurled) in one
         # statement and returns them as saved records, in order.
-        def save_pending(blobs)
+        def save(blobs)
           return [] if blobs.empty?
 
           columns = blobs.map { |blob| pending_columns(blob, Time.current) }
@@ -35,30 +39,8 @@ module RubyLLM
           blobs.map { |blob| saved.fetch(blob.key) }
         end
 
-        # Uploads each of +blobs+ from its IO, adding it to +sent+ first,
-        # until +deadline+ passes.
-        def send_files(blobs, ios, sent, deadline)
-          blobs.zip(ios).each do |blob, io|
-            break if out_of_time?(deadline)
-
-            sent << blob
-            blob.upload_without_unfurling(io)
-          end
-        end
-
-        # Whether +deadline+ (a Process::CLOCK_MONOTONIC time; nil: none) has passed.
-        def out_of_time?(deadline)
-          deadline && Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
-        end
-
-        # Deletes the rows of saved +blobs+ whose files were never sent: no
-        # request to the service, which may be the one failing or slow.
-        def forget_unsent(blobs)
-          delete_unattached(blobs.map(&:id)) unless blobs.empty?
-        end
-
         # Deletes the rows of the blobs of +ids+ that nothing is attached
-        # to, where save_pending saved them: on a connection of its own when
+        # to, where save saved them: on a connection of its own when
         # they were committed there, since this transaction may yet roll back
         # (a tool's write that failed raises through the lock's transaction).
         def delete_unattached(ids)
@@ -68,13 +50,11 @@ module RubyLLM
           aside? ? aside(&delete) : waiting(&delete)
         end
 
+        private
+
         # Whether the rows must commit on a connection of their own: the
         # store's lock is the outermost transaction on the blobs' database.
-        def aside?
-          connection = ::ActiveStorage::Blob.connection
-          connection.transaction_open? && @lock_depth.positive? && @blob_transactions_outside.zero? &&
-            !ChatLock.sqlite?(connection)
-        end
+        def aside? = @lock.outermost_on?(::ActiveStorage::Blob.connection)
 
         # Runs +block+ here, through SQLite's busy wait (see ChatLock).
         def waiting(&)

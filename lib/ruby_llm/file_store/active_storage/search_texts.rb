@@ -7,14 +7,15 @@ module RubyLLM
       # part of the files it searches, without ever holding a large file: a
       # text kept in the row, or a blob with none, downloaded whole when
       # small and else streamed into the search engine as it downloads
-      # (Download). Included by the store.
-      module SearchTexts
+      # (Download).
+      class SearchTexts
         # A text file without its text in the row up to this size is
         # downloaded into memory; a larger one is searched as it downloads.
         DOWNLOAD_IN_MEMORY_MAX = 1 << 20
         # Bytes downloaded between two minor garbage collections (see Download).
         GARBAGE_BYTES = 8 << 20
-        # See search_part_bytes.
+        # Bytes of the files searched per part, PART_BYTES's quarter: the
+        # texts a part loads from the rows are held until it is searched.
         SEARCH_PART_BYTES = 8 << 20
 
         # A blob too large to hold, for search_files to search as it
@@ -70,9 +71,10 @@ module RubyLLM
           end
         end
 
-        # Bytes of the files searched per part, PART_BYTES's quarter:
-        # the texts a part loads from the rows are held until it is searched.
-        def search_part_bytes = SEARCH_PART_BYTES
+        def initialize(rows, blobs)
+          @rows = rows
+          @blobs = blobs
+        end
 
         # [path, content] for the search engine, for many files in one query:
         # a text file's bytes from its row when they are there (frozen, so
@@ -81,7 +83,7 @@ module RubyLLM
         # search streams); another file's converted text for its version, or
         # nil. Files deleted since they were listed are left out. +stop+ is
         # not needed: a Download is made during the search, which stops it.
-        def texts_for_search(files, stop: nil) # rubocop:disable Lint/UnusedMethodArgument
+        def texts(files)
           collect_garbage if files.sum(&:byte_size) >= DOWNLOAD_IN_MEMORY_MAX
           by_path = rows_for_search(files)
           files.filter_map do |file|
@@ -100,18 +102,15 @@ module RubyLLM
         def collect_garbage = GC.start(full_mark: false, immediate_sweep: true)
 
         def rows_for_search(files)
-          rows = at_paths(visible_rows, files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
-          preferred(rows).to_h { |row| [row.path, row] }
+          rows = @rows.at_paths(@rows.visible, files.map(&:path)).select(*Rows::LIST_COLUMNS, :text).to_a
+          @rows.preferred(rows).to_h { |row| [row.path, row] }
         end
 
         def search_content(row)
-          text = row.text
-          if text && text.bytesize == row.byte_size && FileStores::Native.sha256_hex(text) == row.digest
-            return text.b.freeze
-          end
+          text = Blobs.exact_text(row)
+          return text.freeze if text
 
-          blob = ::ActiveStorage::Attachment.find_by(record: row, name: 'file')&.blob
-          raise RubyLLM::FileNotFoundError, "#{row.path} has no file in Active Storage" unless blob
+          blob = @blobs.of(row)
           return blob.download.b.freeze if row.byte_size <= DOWNLOAD_IN_MEMORY_MAX
 
           Download.new(blob)

@@ -5,24 +5,12 @@ module RubyLLM
     class ActiveStorage < FileStore
       # The history of a chat's files (history: true, or { keep:, keep_for: }):
       # a VersionLog over ruby_llm_chat_file_versions, each version holding
-      # the blob its file had. Included by the store; private.
+      # the blob its file had.
       module Versions
-        HISTORY_REWIND = FileStores::Native::HistoryMethods.instance_method(:rewind)
-        private_constant :HISTORY_REWIND
+        module_function
 
-        # The history's rewind to a checkpoint (FileStore#rewind). The
-        # store's StreamedWrites has a private rewind of its own, of an IO it
-        # writes, which is what super is here: an IO goes there.
-        def rewind(target = nil, to: nil)
-          return super(target) if target.respond_to?(:read)
-
-          HISTORY_REWIND.bind_call(self, target, to:)
-        end
-
-        private
-
-        # The store's VersionLog for +option+, or nil without history.
-        def version_log(option)
+        # The VersionLog of +chat+ for +option+, or nil without history.
+        def log(chat, option)
           return nil if option.nil? || option == false
 
           FileStores::Native::History.check_option(option)
@@ -31,27 +19,13 @@ module RubyLLM
                                                'generate ruby_llm:file_store:upgrade, then bin/rails db:migrate'
           end
 
-          VersionLog.new(@chat, **FileStores::Native::History.limits(option))
+          VersionLog.new(chat, **FileStores::Native::History.limits(option))
         end
 
-        # keep_blob is a change too (a kept attachment, by :attachment): the
-        # store prepends this, so it goes through the one recorder as write
-        # does. Not in HistoryRecorder, since only this store keeps blobs.
-        module KeptBlobs
-          # Keeps +blob+ at +path+, recording the change in the history (see ActiveStorage#keep_blob).
-          def keep_blob(path, ...)
-            return super unless history_recording?
-
-            history_change([FileStore.path(path)]) { super }
-          end
-        end
-
-        # An owner's view sees its own versions.
-        def history_owner = @owner && [@owner.class.polymorphic_name, @owner.id]
-
-        # A version holds the blob the file has: nothing is copied or sent.
-        def history_keep_bytes(_log, path, _file, _written = nil)
-          at_paths(own_rows, path).joins(:file_attachment).pick(::ActiveStorage::Attachment.arel_table[:blob_id])
+        # The blob a version of the store's file at +path+ holds: the file's
+        # own, so nothing is copied or sent.
+        def blob_id(rows, path)
+          rows.at_paths(rows.own, path).joins(:file_attachment).pick(::ActiveStorage::Attachment.arel_table[:blob_id])
         end
       end
     end
