@@ -3,12 +3,16 @@
 module RubyLLM
   class FileStore
     class CodeExecution
-      # How a run over a tree of stores (FileStore::Mounts) lays out its
-      # folder, decided for each store of the tree:
+      # How a run lays out its folder: every run is over a tree of folders,
+      # each a store's, decided store by store. A store that is not a tree
+      # (FileStore::Mounts) is a tree of one: a NativeDir one folder in
+      # place, a Memory or Active Storage store one staged folder.
       #
       # - The default store works in place when it is a folder (local_root):
-      #   the code runs in it. Else it is staged: the run's folder is an
-      #   empty one with the files named in +files+ copied in.
+      #   the code runs in it, under its lock, a writable one's changes
+      #   recorded in its history. Else it is staged: the run's folder is an
+      #   empty one with the files named in +files+ copied in, what the code
+      #   created or changed saved back through the store when the run ends.
       # - A mounted folder store is bound at its path: read-only when the
       #   store is (never copied, never written back), read-write when not,
       #   under the store's lock for the run, swept for what the code
@@ -49,13 +53,16 @@ module RubyLLM
 
         attr_reader :default, :mounts
 
-        # The layout of a run over +tree+ (a FileStore::Mounts), +sandboxed+
-        # or not; +inner+: the runner's own mounts (paths in the folder).
+        # The layout of a run over +store+ (a FileStore::Mounts is a tree of
+        # several), +sandboxed+ or not; +inner+: the runner's own mounts
+        # (paths in the folder).
         def initialize(tree, sandboxed:, inner: [])
-          names = tree.mounts.keys
-          @default = Part.new(name: '', store: tree.default_store,
-                              kind: default_kind(tree.default_store, sandboxed, inner + names))
-          @mounts = tree.mounts.map do |name, store|
+          @tree = tree.is_a?(FileStore::Mounts)
+          own, mounted = @tree ? [tree.default_store, tree.mounts] : [tree, {}]
+          names = mounted.keys
+          @default = Part.new(name: '', store: own, kind: default_kind(own, sandboxed, inner + names))
+          @read_only_default = sandboxed && FileStore::Mounts::Locks.read_only?(own)
+          @mounts = mounted.map do |name, store|
             # A folder with a mount inside it is staged: its mount point
             # would be made in the folder's own store.
             holds_mount = names.any? { |other| other.start_with?("#{name}/") }
@@ -64,6 +71,24 @@ module RubyLLM
         end
 
         def in_place? = @default.kind != :staged
+
+        # Whether the store is a FileStore::Mounts. Three things of a run
+        # over a tree of one folder still say so as they did before every
+        # run was a tree run: its staged copy of a read-only store is the
+        # run's own (the writes refused when saved back, not bound
+        # read-only: folder_read_only?), a folder over its cap says so as
+        # the files_error, not as a note, and a sweep that fails names no
+        # folder.
+        def tree? = @tree
+
+        # Whether the run's folder is bound read-only: a read-only store's
+        # own in place; in a tree, its staged copy too.
+        def folder_read_only? = @read_only_default && (in_place? || @tree)
+
+        # Whether the run's folder is a read-only store's own, where no
+        # mount point is made: the sandbox lays it out around its mounts
+        # (ReadOnlyRoot).
+        def read_only_root? = @read_only_default && in_place?
 
         # Whether any store's files are copied in, so that +files+ matters.
         def staged? = parts.any? { |part| part.kind == :staged }
