@@ -131,15 +131,15 @@ module RubyLLM
 
         # What the mounts bound at their paths are: [mount name, folder on
         # disk, writable], for the staged ones a folder in +scratch+ (when
-        # the default store works in place, and not inside another staged
-        # one, whose folder holds it; else they are in the run's folder
-        # already).
+        # the run's folder is the default store's, or its staged copy bound
+        # read-only, and not inside another staged one, whose folder holds
+        # it; else they are in the run's folder already).
         def binds(scratch)
           @mounts.filter_map do |part|
             case part.kind
             when :read_only then [part.name, part.root, false]
             when :folder then [part.name, part.root, true]
-            else [part.name, File.join(scratch, part.name), true] if in_place? && !inside_staged?(part)
+            else [part.name, File.join(scratch, part.name), true] if bound_from_scratch?(part)
             end
           end
         end
@@ -157,6 +157,8 @@ module RubyLLM
         rescue SystemCallError
           store.local_root
         end
+
+        def bound_from_scratch?(part) = (in_place? || folder_read_only?) && !inside_staged?(part)
 
         def inside_staged?(part)
           of_kind(:staged).any? { |other| part.name.start_with?("#{other.name}/") }
