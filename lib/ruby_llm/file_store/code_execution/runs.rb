@@ -52,7 +52,7 @@ module RubyLLM
         def start_tree(layout, tmp, files)
           run = Run.new(layout:, scratch: File.join(tmp, 'files'))
           Dir.mkdir(run.scratch)
-          run.versions = Staging.copy_in(store, run.scratch, files, versions: layout.staged_versions)
+          run.versions = Staging.copy_in(store, run.scratch, files, layout.staged_versions)
           run.started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           run
         end
@@ -76,7 +76,7 @@ module RubyLLM
           layout = run.layout
           views = []
           views << View.new(root: layout.default.root, prefix: '', part: layout.default) if layout.in_place?
-          views << View.new(root: run.scratch, prefix: '', part: nil) if !layout.in_place? || layout.staged?
+          views << View.new(root: run.scratch, prefix: '', part: nil) if layout.staged?
           layout.of_kind(:folder).each { |part| views << View.new(root: part.root, prefix: part.name, part:) }
           views.each { |view| view.before = Snapshot.take(view.root) }
         end
