@@ -148,8 +148,8 @@ module RubyLLM
         raise Tools::Refusal, 'code is required: the program to run' unless code.is_a?(String) && !code.strip.empty?
 
         tree = layout
-        staged = tree.staged? ? tree.to_copy(Staging.resolve(store, files)) : []
-        FileStores::Native::History.acting(:code) { finish(in_scratch(lang, code, staged, tree)) }
+        copied = tree.staged? ? tree.to_copy(Staging.resolve(store, files)) : []
+        FileStores::Native::History.acting(:code) { finish(in_scratch(lang, code, copied, tree)) }
       end
 
       # The languages, the store and whether runs are sandboxed, for the console.
@@ -159,12 +159,13 @@ module RubyLLM
 
       private
 
-      # Runs +code+ from a temporary folder, removed after.
-      def in_scratch(lang, code, staged, tree)
-        tmp = Dir.mktmpdir('ruby_llm_run_code', Staging.scratch_dir(staged, memory_capped: @sandbox.memory_capped?))
+      # Runs +code+ from a temporary folder, removed after; +copied+: the
+      # staged stores' files to copy in.
+      def in_scratch(lang, code, copied, tree)
+        tmp = Dir.mktmpdir('ruby_llm_run_code', Staging.scratch_dir(copied, memory_capped: @sandbox.memory_capped?))
         code_file = File.join(tmp, "main.#{lang.extension}")
         File.write(code_file, code)
-        run_tree(lang, code_file, tmp, tree, staged)
+        run_tree(lang, code_file, tmp, tree, copied)
       ensure
         remove_scratch(tmp) if tmp
       end
