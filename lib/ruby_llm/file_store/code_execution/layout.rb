@@ -53,9 +53,9 @@ module RubyLLM
 
         attr_reader :default, :mounts
 
-        # The layout of a run over +store+ (a FileStore::Mounts is a tree of
-        # several), +sandboxed+ or not; +inner+: the runner's own mounts
-        # (paths in the folder).
+        # The layout of a run over +tree+ (a FileStore::Mounts, or any other
+        # store as a tree of one), +sandboxed+ or not; +inner+: the runner's
+        # own mounts (paths in the folder).
         def initialize(tree, sandboxed:, inner: [])
           @tree = tree.is_a?(FileStore::Mounts)
           own, mounted = @tree ? [tree.default_store, tree.mounts] : [tree, {}]
@@ -72,13 +72,12 @@ module RubyLLM
 
         def in_place? = @default.kind != :staged
 
-        # Whether the store is a FileStore::Mounts. Three things of a run
-        # over a tree of one folder still say so as they did before every
-        # run was a tree run: its staged copy of a read-only store is the
-        # run's own (the writes refused when saved back, not bound
-        # read-only: folder_read_only?), a folder over its cap says so as
-        # the files_error, not as a note, and a sweep that fails names no
-        # folder.
+        # Whether the store is a FileStore::Mounts. A single store's run
+        # differs from a tree's in three things the model has always seen
+        # so: a staged copy of a read-only store is the run's own (its
+        # writes refused when saved back, not bound read-only:
+        # folder_read_only?), a folder over its cap is the files_error, not
+        # a note, and a sweep that fails names no folder.
         def tree? = @tree
 
         # Whether the run's folder is bound read-only: a read-only store's
