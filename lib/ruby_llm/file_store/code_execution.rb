@@ -12,7 +12,6 @@ require_relative 'code_execution/staging'
 require_relative 'code_execution/runs'
 require_relative 'code_execution/layout'
 require_relative 'code_execution/read_only_writes'
-require_relative 'code_execution/tree_runs'
 require_relative 'code_execution/report'
 require_relative 'code_execution/tool'
 require_relative 'code_execution/chat_extension'
@@ -26,16 +25,17 @@ module RubyLLM
     #   runner.run(language: 'python', code: 'print(1)').stdout  # => "1\n"
     #   runner.tool.call('language' => 'python', 'code' => '...', 'files' => ['data.csv'])
     #
-    # Two ways, chosen by the store:
-    # - A store with a local_root (RubyLLM::NativeDir) runs the code in its
-    #   folder, holding the store's lock for the run: what the code writes,
-    #   changes or deletes is in the store at once.
-    # - Any other store starts each run in an empty folder, copies in the
-    #   files named in +files+, and writes what the code created or changed
-    #   back through the store when the run ends.
+    # Every run is over a tree of folders laid out store by store (see
+    # Layout and Runs), each either in place or staged:
+    # - A store with a local_root (RubyLLM::NativeDir) is a folder in place:
+    #   the code runs in it, holding the store's lock for the run, so what
+    #   it writes, changes or deletes is in the store at once.
+    # - Any other store is staged: the run starts in an empty folder with
+    #   the files named in +files+ copied in, and what the code created or
+    #   changed is written back through the store when the run ends.
     #
-    # A tree of stores (RubyLLM::FileStore::Mounts) is laid out store by
-    # store (see Layout): its folders in place, bound at their paths, the
+    # A tree of stores (RubyLLM::FileStore::Mounts) is laid out the same,
+    # with more folders: its folders in place, bound at their paths, the
     # other stores staged.
     #
     # Either way the result names the paths the run created or changed, the
@@ -43,7 +43,6 @@ module RubyLLM
     # before editing), and after_file_write hooks receive each StoredFile.
     class CodeExecution
       include Runs
-      include TreeRuns
       include Report
 
       # The default home of Python environments: $RUBY_LLM_CODE_CACHE, else
@@ -109,23 +108,11 @@ module RubyLLM
       # for a tree of stores, in its default store's folder (see Layout). A
       # read-only store's folder is bound read-only in the sandbox; without
       # a sandbox nothing could hold it so, and the run is staged.
-      def in_place?
-        tree = layout
-        return tree.in_place? if tree
-        return !store.local_root.nil? unless store.read_only?
+      def in_place? = layout.in_place?
 
-        # A read-only folder gets no mount point: too many entries for the
-        # sandbox to bind each beside the mounts (ReadOnlyRoot), and it is staged.
-        !store.local_root.nil? && @sandboxed && ReadOnlyRoot.fits?(store.local_root, @mounts.map(&:inside))
-      end
-
-      # How a run over a tree of stores lays out its folder (a Layout), or
-      # nil for a single store.
-      def layout
-        return nil unless store.is_a?(FileStore::Mounts)
-
-        Layout.new(store, sandboxed: @sandboxed, inner: @mounts.map(&:inside))
-      end
+      # How a run lays out its folder (a Layout): a tree of stores' several
+      # folders, a single store's one.
+      def layout = Layout.new(store, sandboxed: @sandboxed, inner: @mounts.map(&:inside))
 
       # Registers a block called with each StoredFile a run created or changed.
       def after_file_write(&block)
@@ -161,12 +148,8 @@ module RubyLLM
         raise Tools::Refusal, 'code is required: the program to run' unless code.is_a?(String) && !code.strip.empty?
 
         tree = layout
-        staged = if tree
-                   tree.staged? ? tree.to_copy(Staging.resolve(store, files)) : []
-                 else
-                   in_place? ? nil : Staging.resolve(store, files)
-                 end
-        FileStores::Native::History.acting(:code) { finish(in_scratch(lang, code, staged, tree)) }
+        copied = tree.staged? ? tree.to_copy(Staging.resolve(store, files)) : []
+        FileStores::Native::History.acting(:code) { finish(in_scratch(lang, code, copied, tree)) }
       end
 
       # The languages, the store and whether runs are sandboxed, for the console.
@@ -176,17 +159,13 @@ module RubyLLM
 
       private
 
-      # Runs +code+ from a temporary folder, removed after.
-      def in_scratch(lang, code, staged, tree)
-        tmp = Dir.mktmpdir('ruby_llm_run_code',
-                           Staging.scratch_dir(staged || [], memory_capped: @sandbox.memory_capped?))
+      # Runs +code+ from a temporary folder, removed after; +copied+: the
+      # staged stores' files to copy in.
+      def in_scratch(lang, code, copied, tree)
+        tmp = Dir.mktmpdir('ruby_llm_run_code', Staging.scratch_dir(copied, memory_capped: @sandbox.memory_capped?))
         code_file = File.join(tmp, "main.#{lang.extension}")
         File.write(code_file, code)
-        if tree
-          run_tree(lang, code_file, tmp, tree, staged)
-        else
-          staged ? run_staged(lang, code_file, tmp, staged) : run_in_place(lang, code_file, tmp)
-        end
+        run_tree(lang, code_file, tmp, tree, copied)
       ensure
         remove_scratch(tmp) if tmp
       end
@@ -212,18 +191,6 @@ module RubyLLM
         result.files.each { |file| @hooks.each { |hook| hook.call(file) } } unless @hooks.empty?
         in_place_written(result).each { |file| @in_place_hooks.each { |hook| hook.call(file) } }
         result
-      end
-
-      # Whether +folder+ is a read-only store's own, bound read-only.
-      def folder_read_only?(folder) = store.read_only? && folder == store.local_root
-
-      # Whether +folder+ is a read-only store's own (a tree's default
-      # store's too), where no mount point is made: the sandbox lays it out
-      # around its mounts instead (ReadOnlyRoot). A staged run's folder is
-      # the run's own, read-only or not.
-      def read_only_own?(folder)
-        own = store.is_a?(FileStore::Mounts) ? store.default_store : store
-        @sandboxed && own.read_only? && folder == own.local_root
       end
 
       def in_place_written(result)

@@ -3,12 +3,16 @@
 module RubyLLM
   class FileStore
     class CodeExecution
-      # How a run over a tree of stores (FileStore::Mounts) lays out its
-      # folder, decided for each store of the tree:
+      # How a run lays out its folder: every run is over a tree of folders,
+      # each a store's, decided store by store. A store that is not a tree
+      # (FileStore::Mounts) is a tree of one: a NativeDir one folder in
+      # place, a Memory or Active Storage store one staged folder.
       #
       # - The default store works in place when it is a folder (local_root):
-      #   the code runs in it. Else it is staged: the run's folder is an
-      #   empty one with the files named in +files+ copied in.
+      #   the code runs in it, under its lock, a writable one's changes
+      #   recorded in its history. Else it is staged: the run's folder is an
+      #   empty one with the files named in +files+ copied in, what the code
+      #   created or changed saved back through the store when the run ends.
       # - A mounted folder store is bound at its path: read-only when the
       #   store is (never copied, never written back), read-write when not,
       #   under the store's lock for the run, swept for what the code
@@ -49,13 +53,16 @@ module RubyLLM
 
         attr_reader :default, :mounts
 
-        # The layout of a run over +tree+ (a FileStore::Mounts), +sandboxed+
-        # or not; +inner+: the runner's own mounts (paths in the folder).
+        # The layout of a run over +tree+ (a FileStore::Mounts, or any other
+        # store as a tree of one), +sandboxed+ or not; +inner+: the runner's
+        # own mounts (paths in the folder).
         def initialize(tree, sandboxed:, inner: [])
-          names = tree.mounts.keys
-          @default = Part.new(name: '', store: tree.default_store,
-                              kind: default_kind(tree.default_store, sandboxed, inner + names))
-          @mounts = tree.mounts.map do |name, store|
+          @tree = tree.is_a?(FileStore::Mounts)
+          own, mounted = @tree ? [tree.default_store, tree.mounts] : [tree, {}]
+          names = mounted.keys
+          @default = Part.new(name: '', store: own, kind: default_kind(own, sandboxed, inner + names))
+          @read_only_default = sandboxed && FileStore::Mounts::Locks.read_only?(own)
+          @mounts = mounted.map do |name, store|
             # A folder with a mount inside it is staged: its mount point
             # would be made in the folder's own store.
             holds_mount = names.any? { |other| other.start_with?("#{name}/") }
@@ -64,6 +71,23 @@ module RubyLLM
         end
 
         def in_place? = @default.kind != :staged
+
+        # Whether the store is a FileStore::Mounts. A single store's run
+        # differs from a tree's in three things the model has always seen
+        # so: a staged copy of a read-only store is the run's own (its
+        # writes refused when saved back, not bound read-only:
+        # folder_read_only?), a folder over its cap is the files_error, not
+        # a note, and a sweep that fails names no folder.
+        def tree? = @tree
+
+        # Whether the run's folder is bound read-only: a read-only store's
+        # own in place; in a tree, its staged copy too.
+        def folder_read_only? = @read_only_default && (in_place? || @tree)
+
+        # Whether the run's folder is a read-only store's own, where no
+        # mount point is made: the sandbox lays it out around its mounts
+        # (ReadOnlyRoot).
+        def read_only_root? = @read_only_default && in_place?
 
         # Whether any store's files are copied in, so that +files+ matters.
         def staged? = parts.any? { |part| part.kind == :staged }
@@ -106,15 +130,15 @@ module RubyLLM
 
         # What the mounts bound at their paths are: [mount name, folder on
         # disk, writable], for the staged ones a folder in +scratch+ (when
-        # the default store works in place, and not inside another staged
-        # one, whose folder holds it; else they are in the run's folder
-        # already).
+        # the run's folder is the default store's, or its staged copy bound
+        # read-only, and not inside another staged one, whose folder holds
+        # it; else they are in the run's folder already).
         def binds(scratch)
           @mounts.filter_map do |part|
             case part.kind
             when :read_only then [part.name, part.root, false]
             when :folder then [part.name, part.root, true]
-            else [part.name, File.join(scratch, part.name), true] if in_place? && !inside_staged?(part)
+            else [part.name, File.join(scratch, part.name), true] if bound_from_scratch?(part)
             end
           end
         end
@@ -132,6 +156,8 @@ module RubyLLM
         rescue SystemCallError
           store.local_root
         end
+
+        def bound_from_scratch?(part) = (in_place? || folder_read_only?) && !inside_staged?(part)
 
         def inside_staged?(part)
           of_kind(:staged).any? { |other| part.name.start_with?("#{other.name}/") }

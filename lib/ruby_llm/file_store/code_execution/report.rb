@@ -28,16 +28,11 @@ module RubyLLM
                      written_in_place: in_place)
         end
 
-        # What the result of a run in a read-only store's folder says.
+        # What the result of a run in a read-only store's folder says (in a
+        # tree, in its staged copy too).
         READ_ONLY = "The files are read-only: the code could change nothing in them (a write fails with 'Read-only " \
                     "file system'). Write scratch files in /tmp, or your own copies with write_file elsewhere, such " \
                     'as notes/.'
-
-        # The notes of a run in the store's folder: +trouble+, and on a
-        # read-only store that nothing could be written there.
-        def in_place_trouble(trouble)
-          store.read_only? ? [trouble, READ_ONLY].compact : trouble
-        end
 
         CONFLICTS = {
           changed: 'changed in the files while the code ran (another edit or write)',
@@ -47,9 +42,9 @@ module RubyLLM
 
         # Files a staged run did not save because the store's file changed
         # during the run: the store's version stays, and the model is told
-        # to redo its change on it. +trouble+: a note of the sweep, first.
-        def conflict_notes(conflicts, trouble)
-          [trouble].compact + conflicts.group_by(&:last).map do |why, rows|
+        # to redo its change on it.
+        def conflict_notes(conflicts)
+          conflicts.group_by(&:last).map do |why, rows|
             paths = rows.map(&:first)
             "#{paths.join(', ')}: #{CONFLICTS.fetch(why)}, so the run's version was not saved and the files keep " \
               "theirs. Read #{paths.size == 1 ? 'it' : 'them'} again and make your change on what is there now."

@@ -2,56 +2,94 @@
 
 require 'etc'
 require 'fileutils'
+require_relative 'sweeps'
 
 module RubyLLM
   class FileStore
     class CodeExecution
-      # The two ways a run goes, chosen by the store: in its folder, or in a
-      # staged copy of the files the model named.
+      # The one way a run goes: over a tree of folders (a Layout), each a
+      # store's own bound in place (read-write under the store's lock, or
+      # read-only) or staged in one scratch folder laid out with the tree's
+      # full paths (the files the model named copied in, what the run
+      # created or changed saved back through the store after it).
       module Runs
+        include Sweeps
+
+        # What one run carries from its start to its result.
+        Run = Struct.new(:layout, :scratch, :versions, :started, keyword_init: true) do
+          # Where the code runs: the default store's folder in place, else
+          # the scratch folder.
+          def folder = layout.in_place? ? layout.default.root : scratch
+        end
+
         private
 
-        # In the store's folder, under its lock; what changed is found by
-        # walking the folder before and after. The files' digests are made
-        # only when asked for (Result#files), after the lock is let go.
-        def run_in_place(lang, code_file, tmp)
-          root = store.local_root
-          outcome, mounts, swept, unsaved, error, trouble = store.with_lock_recording do
-            before = Snapshot.take(root)
-            outcome, mounts = execute(lang, code_file, root, tmp)
-            swept, trouble = sweep(before, mounts)
-            [outcome, mounts, swept, *over_capacity(root, swept), trouble]
+        # +files+: the StoredFiles the model named, of the staged stores.
+        def run_tree(lang, code_file, tmp, layout, files)
+          run = start_tree(layout, tmp, files)
+          binds = tree_binds(run)
+          # The locks are let go before saving: the save takes the tree's,
+          # in the tree's order.
+          outcome, mounts, placed = holding(layout.locked_stores) do
+            views = tree_views(run)
+            outcome, mounts = execute(lang, code_file, tmp, run, binds)
+            [outcome, mounts, sweep_views(views, mounts, run)]
           end
-          created = swept.created - unsaved
-          changed = swept.changed - unsaved
-          result(lang, outcome, mounts, swept:, created:, changed:, deleted: swept.deleted,
-                                        unsaved: unsaved + budget_removed(swept), error:,
-                                        trouble: in_place_trouble(trouble), files: lazy_files(created + changed),
-                                        in_place: created + changed)
+          tree_result(lang, outcome, mounts, placed, run)
         end
 
-        def lazy_files(paths) = -> { paths.filter_map { |path| store[path] } }
-
-        # In an empty folder with the named files copied in; what the run
-        # created or changed is written back through the store.
-        def run_staged(lang, code_file, tmp, files)
-          folder = File.join(tmp, 'files')
-          Dir.mkdir(folder)
-          versions = Staging.copy_in(store, folder, files)
-          before = Snapshot.take(folder)
-          started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          outcome, mounts = execute(lang, code_file, folder, tmp)
-          swept, trouble = sweep(before, mounts)
-          saved, unsaved, error, conflicts = save_back(folder, swept, versions, started)
-          kept = saved.map(&:path)
-          result(lang, outcome, mounts, swept:, created: swept.created & kept, changed: swept.changed & kept,
-                                        deleted: [], unsaved: unsaved + budget_removed(swept), error:,
-                                        trouble: conflict_notes(conflicts, trouble), files: saved, in_place: [])
+        # Runs the block holding the locks of +stores+ (the folders changed
+        # in place) in the one global order, recording in each one's history
+        # what it held before and what the block left (with_lock_recording).
+        def holding(stores, &block)
+          FileStore::Mounts::Locks.ordered(stores).reverse.reduce(block) do |inner, store|
+            -> { store.with_lock_recording(&inner) }
+          end.call
         end
 
-        # What the run created or changed, written back (Staging.save).
-        def save_back(folder, swept, versions, started)
-          Staging.save(store, folder, swept.created + swept.changed, versions, deadline: save_deadline(started))
+        # The scratch folder made, with the staged stores' named files
+        # copied in.
+        def start_tree(layout, tmp, files)
+          run = Run.new(layout:, scratch: File.join(tmp, 'files'))
+          Dir.mkdir(run.scratch)
+          run.versions = Staging.copy_in(store, run.scratch, files, layout.staged_versions)
+          run.started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          run
+        end
+
+        # Every mount seen at its path: folders bound (read-only or not),
+        # staged stores' folders in the scratch folder when the run's
+        # folder is the default store's.
+        def tree_binds(run)
+          run.layout.binds(run.scratch).flat_map do |name, root, writable|
+            FileUtils.mkdir_p(root) if root.start_with?("#{run.scratch}/")
+            Mounts.check({ name => root }, writable:, hides: true)
+          end
+        end
+
+        def staged_binds(run)
+          run.layout.binds(run.scratch).filter_map { |name, root, _| name if root.start_with?("#{run.scratch}/") }
+        end
+
+        # The folders to sweep, each with its snapshot taken before the run.
+        def tree_views(run)
+          layout = run.layout
+          views = []
+          views << View.new(root: layout.default.root, prefix: '', part: layout.default) if layout.in_place?
+          views << View.new(root: run.scratch, prefix: '', part: nil) if layout.staged?
+          layout.of_kind(:folder).each { |part| views << View.new(root: part.root, prefix: part.name, part:) }
+          views.each { |view| view.before = Snapshot.take(view.root) }
+        end
+
+        # The staged stores' files the run created or changed, saved back
+        # through the tree (its read-only stores refuse theirs), as
+        # Staging.save answers.
+        def save_staged(placed, run)
+          staged = placed.find { |one| one.view.part.nil? }
+          return [[], [], nil, {}] unless staged
+
+          paths = staged.sweep.created + staged.sweep.changed
+          Staging.save(store, run.scratch, paths, run.versions, deadline: save_deadline(run.started))
         end
 
         # Saving counts against the run's time limit: the save ends when the
@@ -65,32 +103,21 @@ module RubyLLM
           [started + limits[:timeout], now + [limits[:timeout], SAVE_TIME_FLOOR].min].max
         end
 
-        # What the run left, held to the run's budget. Whatever goes wrong
-        # here, the run's output still comes back, with a note.
-        def sweep(before, mounts)
-          [before.sweep(skip: mounts.paths, entries: limits[:files_budget], bytes: limits[:bytes_budget]), nil]
-        rescue StandardError => e
-          [Snapshot::Sweep.empty, "The files the run left could not be checked (#{e.message}), so none are " \
-                                  'listed here: find them with list_files.']
-        end
-
-        def budget_removed(swept)
-          swept.removed.filter_map { |path, why| path if why == :budget && !Snapshot.hidden?(path) }
-        end
-
         # A read-only store's own folder is bound read-only (Bwrap#command),
         # and gets no mount point: with mounts in it, the sandbox lays it out
-        # around them (ReadOnlyRoot); a staged copy of one is bound
-        # read-only too, but is the run's own. +binds+: a tree's mounts
-        # (Mounts::Mount), bound after the runner's.
-        def execute(lang, code_file, folder, tmp, binds: [], folder_read_only: folder_read_only?(folder))
-          mounts = Mounts.new(folder, @mounts + binds, links: !@sandboxed, make: !read_only_own?(folder))
+        # around them (ReadOnlyRoot); in a tree, a staged copy of one is
+        # bound read-only too (Layout#folder_read_only?). +binds+: a tree's
+        # mounts (Mounts::Mount), bound after the runner's.
+        def execute(lang, code_file, tmp, run, binds)
+          folder = run.folder
+          layout = run.layout
+          mounts = Mounts.new(folder, @mounts + binds, links: !@sandboxed, make: !layout.read_only_root?)
           begin
             bound = mounts.setup
             home_files(lang, tmp) unless @sandboxed
             outcome = @sandbox.run([*lang.command, @sandbox.code_path(code_file)],
                                    folder:, code: code_file, mounts: bound, home_files: lang.home_files,
-                                   folder_read_only:, root: mounts.root,
+                                   folder_read_only: layout.folder_read_only?, root: mounts.root,
                                    env: environment(lang, folder, tmp))
           ensure
             mounts.teardown
@@ -117,40 +144,6 @@ module RubyLLM
             'MPLCONFIGDIR' => "#{home}/.matplotlib", 'OMP_NUM_THREADS' => threads,
             'OPENBLAS_NUM_THREADS' => threads, 'MKL_NUM_THREADS' => threads
           }.merge(lang.env)
-        end
-
-        # A folder store (+store+: the runner's, or a tree's mounted folder)
-        # with a cap: when the folder holds more than the cap after the run (every file counts, hidden ones too: see
-        # NativeDir#total_size), what the run created is removed, largest
-        # first, and then what it grew, until the rest fits; each is named
-        # as unsaved.
-        def over_capacity(root, swept, store = self.store)
-          cap = store.respond_to?(:max_bytes) && store.max_bytes
-          touched = cap && (swept.created.any? || swept.changed.any? || swept.hidden.any?)
-          total = touched ? store.total_size : 0
-          return [[], nil] unless cap && total > cap
-
-          unsaved = remove_largest(root, swept, total - cap)
-          grown = unsaved & swept.changed
-          [unsaved, "This chat's files are full: delete or overwrite files. The limit is #{cap} bytes." +
-            (grown.empty? ? '' : " #{grown.join(', ')} grew past it and so were removed, earlier content too.")]
-        rescue StandardError => e
-          [[], "The files the run left could not be held to the limit of #{cap} bytes: #{e.message}"]
-        end
-
-        # Removes files the run created (hidden ones too), largest first,
-        # then files it changed, until +excess+ bytes are gone; returns their
-        # paths. A changed file goes last: it was the model's before the run.
-        def remove_largest(root, swept, excess)
-          sized = ->(paths) { paths.map { |path| [path, swept.sizes.fetch(path, 0)] } }
-          largest = ->(rows) { rows.sort_by { |path, size| [-size, path] } }
-          candidates = largest.call(sized.call(swept.created) + swept.hidden) + largest.call(sized.call(swept.changed))
-          candidates.take_while do |path, size|
-            next false unless excess.positive?
-
-            FileStores::Native::RunTree.remove(root, path) # never through a link the run left behind
-            excess -= size
-          end.map(&:first)
         end
       end
     end

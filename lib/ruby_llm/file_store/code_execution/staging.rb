@@ -42,14 +42,12 @@ module RubyLLM
           found.values.flatten.uniq(&:path)
         end
 
-        # Copies +files+ (StoredFiles of +store+) into +folder+. Returns the
-        # store's versions the run starts from (path => Staging.version) of
-        # every file the store has, each copied file's taken just before its
-        # read: a write between the two makes the save keep the store's
-        # file, never lose it. +versions+: the store's versions when the
-        # caller listed them (a tree's staged stores only), else all.
-        def copy_in(store, folder, files, versions: nil)
-          versions ||= store.list.to_h { |file| [file.path, version(file)] }
+        # Copies +files+ (StoredFiles of +store+) into +folder+. Returns
+        # +versions+ (path => Staging.version: the staged stores' files, as
+        # Layout#staged_versions lists them) with each copied file's taken
+        # just before its read, the versions the run starts from: a write
+        # between the two makes the save keep the store's file, never lose it.
+        def copy_in(store, folder, files, versions)
           made = {}
           files.each do |file|
             full = File.join(folder, file.path)

@@ -84,9 +84,8 @@ module RubyLLM
           def name = TOOL_NAME
 
           def description
-            base = runner.in_place? ? IN_PLACE : STAGED
             layout = runner.layout
-            layout ? [base, *Tool.tree_words(layout)].join(' ') : base
+            [layout.in_place? ? IN_PLACE : STAGED, *Tool.tree_words(layout)].join(' ')
           end
 
           def parameters
@@ -103,7 +102,6 @@ module RubyLLM
           # What files takes, or nil when every file is in the folder.
           def files_description
             layout = runner.layout
-            return (runner.in_place? ? nil : FILES) unless layout
             return FILES unless layout.in_place?
 
             layout.staged? ? Tool.tree_files(layout) : nil

@@ -44,4 +44,19 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'with a store that keeps histo
       expect(store.versions('out.txt').map(&:change)).to eq([:created])
     end
   end
+
+  context 'when run over a tree, its folders in place' do
+    let(:notes) { RubyLLM::NativeDir.new(File.join(@tmp, 'notes'), history: File.join(@tmp, 'notes-history')) }
+    let(:work) { RubyLLM::NativeDir.new(File.join(@tmp, 'work'), history: File.join(@tmp, 'history')) }
+    let(:store) { RubyLLM::FileStore::Mounts.new(work, 'notes' => notes) }
+
+    it "keeps in each folder's history the version before the run, and records what the run did as :code" do
+      store.write('plan.md', "old\n")
+      store.write('notes/a.md', "old\n")
+      python(runner, "open('plan.md', 'a').write('new\\n')\nopen('notes/a.md', 'a').write('new\\n')")
+      expect([work.versions('plan.md'), notes.versions('a.md')].map { |versions| versions.map(&:by) })
+        .to eq([%i[code app], %i[code app]])
+      expect(notes.read_version(notes.versions('a.md').last)).to eq("old\n")
+    end
+  end
 end

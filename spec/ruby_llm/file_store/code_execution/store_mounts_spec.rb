@@ -49,6 +49,21 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree of stores' do
     expect(File.exist?(File.join(handbook_dir, 'new.md'))).to be(false)
   end
 
+  it 'keeps a staged mount writable under a read-only default store staged: its folder bound over the copy' do
+    default = RubyLLM::FileStore::Memory.new
+    default.write('a.md', "a\n")
+    memories = RubyLLM::FileStore::Memory.new
+    memories.write('x.md', "x\n")
+    tree = RubyLLM::FileStore::Mounts.new(default.read_only_view, 'memories' => memories)
+    result = runner_for(tree, shell: true).run(language: 'shell', files: %w[a.md memories],
+                                               code: 'echo y >> memories/x.md; echo n > memories/n.md; echo b > a.md')
+    expect([result.created, result.changed]).to eq([%w[memories/n.md], %w[memories/x.md]])
+    kept = memories.list.to_h { |file| [file.path, memories.read(file.path)] }
+    expect(kept).to eq('n.md' => "n\n", 'x.md' => "x\ny\n")
+    expect(result.stderr).to include('a.md: Read-only file system')
+    expect(default.read('a.md')).to eq("a\n")
+  end
+
   it 'names what the code tried to write under a read-only mount, from its error' do
     tree = RubyLLM::FileStore::Mounts.new(RubyLLM::FileStore::Memory.new, 'handbook' => handbook)
     result = runner_for(tree, shell: true).run(language: 'shell', code: 'echo mine > handbook/new.md; true')
