@@ -122,7 +122,7 @@ struct Frame {
     path: Vec<u8>,
     depth: usize,
     entries: std::vec::IntoIter<(Vec<u8>, FileType)>,
-    later: VecDeque<(Vec<u8>, usize)>,
+    later: VecDeque<Vec<u8>>,
 }
 
 impl<'c> Walk<'c> {
@@ -163,12 +163,7 @@ impl<'c> Walk<'c> {
                 return Ok(None);
             };
             if let Some((name, kind)) = frame.entries.next() {
-                let mut path = Vec::with_capacity(frame.path.len() + 1 + name.len());
-                if !frame.path.is_empty() {
-                    path.extend_from_slice(&frame.path);
-                    path.push(b'/');
-                }
-                path.extend_from_slice(&name);
+                let path = join(&frame.path, &name);
                 if self.names == Names::Store && path.len() > MAX_PATH_BYTES {
                     self.deep.push(String::from_utf8_lossy(&path).into_owned());
                     continue;
@@ -181,13 +176,9 @@ impl<'c> Walk<'c> {
                     depth: frame.depth + 1,
                 }));
             }
-            if let Some((name, depth)) = frame.later.pop_front() {
-                let parent = frame.dir.clone();
-                let mut path = frame.path.clone();
-                if !path.is_empty() {
-                    path.push(b'/');
-                }
-                path.extend_from_slice(&name);
+            if let Some(name) = frame.later.pop_front() {
+                let (parent, path, depth) =
+                    (frame.dir.clone(), join(&frame.path, &name), frame.depth + 1);
                 if let Entered::Denied(_) = self.open(&parent, &name, path.clone(), depth)? {
                     self.unreadable.push(path);
                 }
@@ -218,7 +209,7 @@ impl<'c> Walk<'c> {
             return false;
         }
         if let Some(frame) = self.stack.last_mut() {
-            frame.later.push_back((entry.name.clone(), entry.depth));
+            frame.later.push_back(entry.name.clone());
         }
         true
     }
@@ -302,6 +293,17 @@ impl<'c> Walk<'c> {
         }
         Ok(entries)
     }
+}
+
+/// `parent/name`, or `name` at the top.
+fn join(parent: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut path = Vec::with_capacity(parent.len() + 1 + name.len());
+    if !parent.is_empty() {
+        path.extend_from_slice(parent);
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    path
 }
 
 /// The order of two entries of one folder as paths: a folder's name
