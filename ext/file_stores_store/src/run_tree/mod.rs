@@ -32,12 +32,10 @@ use rustix::io::Errno;
 
 use crate::fsutil::walk::{Names, Order, Walk};
 use crate::fsutil::{errno_to_io, DIR_FLAGS};
-use crate::path;
+use crate::path::{self, MAX_DEPTH};
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, Result};
 
-/// How many names deep a walk goes: as deep as a store path may nest.
-pub use crate::path::MAX_DEPTH;
 /// How many entries of each kind of note are kept; the rest are counted.
 pub const MAX_NAMED: usize = 50;
 /// How many folders deep a removal holds descriptors open before it moves
