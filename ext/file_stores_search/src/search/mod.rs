@@ -55,8 +55,6 @@ mod pipeline;
 use pipeline::{Drain, End, Pipeline, Producer};
 
 mod walk;
-#[cfg(test)]
-use walk::path_order;
 use walk::{collect_needing_text, Walk, Walked};
 
 mod worker;
@@ -383,7 +381,7 @@ impl Search {
         // The walk lists on whenever the search wants more files; whatever
         // ends the search ends the walk where it got to. A walk that fails
         // fails the search, unless the search stopped at a cap before.
-        let mut walk = Walk::new(dir, folder, glob, texts)?;
+        let mut walk = Walk::new(dir, folder, glob, texts, cancel)?;
         let mut out_of_time = false;
         let give_up = || cancel.is_cancelled() || self.past_deadline();
         let mut produce = |files: &mut Vec<Item<'t>>, room: usize| -> Result<bool> {
@@ -402,8 +400,8 @@ impl Search {
         if out_of_time && report.stop.is_none() {
             report.stop = Some(Stop::Deadline);
         }
-        report.unnamed.extend(walk.unnamed);
-        report.deep.extend(walk.deep);
+        report.unnamed.extend(walk.walk.unnamed);
+        report.deep.extend(walk.walk.deep);
         Ok(report.finish())
     }
 

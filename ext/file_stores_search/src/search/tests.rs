@@ -400,28 +400,6 @@ fn names_files_whose_names_are_not_utf8() {
 }
 
 #[test]
-fn folder_entries_sort_as_their_paths() {
-    // A folder sorts as its name followed by "/": "a-b" < "a/" < "a0".
-    let names = [
-        "a", "a-b", "a.txt", "a0", "a b", "ab", "b", "é", "e", "", "aa", "a~",
-    ];
-    for x in names {
-        for y in names {
-            for (x_dir, y_dir) in [(false, false), (false, true), (true, false), (true, true)] {
-                if x == y && x_dir == y_dir {
-                    continue;
-                }
-                let as_path =
-                    |name: &str, dir: bool| format!("{name}{}", if dir { "/" } else { "" });
-                let expected = as_path(x, x_dir).cmp(&as_path(y, y_dir));
-                let got = path_order(&(x.to_string(), x_dir), &(y.to_string(), y_dir));
-                assert_eq!(got, expected, "{x:?} dir={x_dir} vs {y:?} dir={y_dir}");
-            }
-        }
-    }
-}
-
-#[test]
 fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
     let tmp = tempfile::tempdir().unwrap();
     let store = DirStore::open(tmp.path(), None).unwrap();

@@ -23,27 +23,27 @@
 //! the same. Listing walks folders and hashes files in parallel (rayon).
 
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Read;
 use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use parking_lot::RwLock;
 use rayon::prelude::*;
-use rustix::fs::{unlinkat, AtFlags, Dir, FileType, Mode, OFlags, Stat};
+use rustix::fs::{unlinkat, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
 use crate::content_type;
+use crate::fsutil::walk::{text, Entered, Names, Order, Walk};
 use crate::fsutil::{
-    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, open_walked_subdir,
-    stat_at, visible_entries_noting,
+    self, errno_to_io, file_type, open_folder, open_regular, open_subdir, stat_at,
 };
 use crate::lock::{FolderLock, Held};
-use crate::path::{
-    is_hidden, normalize, normalize_folder, split_parent, MAX_DEPTH, MAX_PATH_BYTES,
-};
+use crate::path::{is_hidden, normalize, normalize_folder, split_parent};
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, ErrorKind, Result};
 
@@ -406,16 +406,11 @@ impl DirStore {
         );
     }
 
-    /// Walks `dir` (the folder `rel`), calling `visit` for each visible
-    /// regular file and collecting what it returns.
-    ///
-    /// Folders are listed one after another from an explicit stack, never
-    /// by recursion, so a tree of any depth made outside the store cannot
-    /// overflow a thread's stack; folders a store path cannot reach (more
-    /// than [`MAX_DEPTH`] names, or [`MAX_PATH_BYTES`]) are not entered,
-    /// and are named in `skipped`, as are names a store path cannot hold.
-    /// Files are visited in parallel, a batch at a time, so the walk holds
-    /// at most a batch's and the stack's descriptors open.
+    /// Walks `dir` (the folder `rel`) as a store walk (see
+    /// [`fsutil::walk`]), calling `visit` for each visible regular file and
+    /// collecting what it returns; what no store path can name goes to
+    /// `skipped`. Files are visited in parallel, a batch at a time, so the
+    /// walk holds at most a batch's and the stack's descriptors open.
     fn walk<T: Send>(
         dir: OwnedFd,
         rel: String,
@@ -424,65 +419,25 @@ impl DirStore {
         skipped: &mut Skipped,
     ) -> Result<Vec<T>> {
         const BATCH: usize = 256;
-        cancel.check()?;
-        let depth = if rel.is_empty() {
-            0
-        } else {
-            rel.split('/').count()
-        };
-        let entries = visible_entries_noting(&dir, &rel, &mut skipped.names)?;
-        let mut stack = vec![Frame {
-            dir: Arc::new(dir),
-            rel,
-            depth,
-            entries: entries.into_iter(),
-        }];
+        let mut walk = Walk::new(dir, rel.as_bytes(), Names::Store, Order::Listed, cancel)?;
         let mut found = Vec::new();
         let mut batch: Vec<(Arc<OwnedFd>, String)> = Vec::with_capacity(BATCH);
-        while let Some(frame) = stack.last_mut() {
-            let Some((name, kind)) = frame.entries.next() else {
-                stack.pop();
-                continue;
-            };
-            let path = if frame.rel.is_empty() {
-                name
-            } else {
-                format!("{}/{name}", frame.rel)
-            };
-            if path.len() > MAX_PATH_BYTES {
-                skipped.deep.push(path);
+        while let Some(entry) = walk.next()? {
+            if entry.kind == FileType::Directory {
+                if let Entered::Denied(e) = walk.enter(&entry)? {
+                    return Err(Error::io(entry.path_text(), errno_to_io(e)));
+                }
                 continue;
             }
-            match kind {
-                FileType::RegularFile => {
-                    batch.push((frame.dir.clone(), path));
-                    if batch.len() == BATCH {
-                        found.append(&mut visit_batch(&batch, cancel, visit)?);
-                        batch.clear();
-                    }
-                }
-                // Nothing in it is addressable: a file there would nest
-                // more names than a store path may.
-                FileType::Directory if frame.depth + 1 >= MAX_DEPTH => skipped.deep.push(path),
-                FileType::Directory => {
-                    cancel.check()?;
-                    let (_, name) = split_parent(&path);
-                    let Some(sub) = open_walked_subdir(&*frame.dir, name, &path)? else {
-                        continue;
-                    };
-                    let entries = visible_entries_noting(&sub, &path, &mut skipped.names)?;
-                    let depth = frame.depth + 1;
-                    stack.push(Frame {
-                        dir: Arc::new(sub),
-                        rel: path,
-                        depth,
-                        entries: entries.into_iter(),
-                    });
-                }
-                _ => {}
+            batch.push((entry.dir, text(entry.path)));
+            if batch.len() == BATCH {
+                found.append(&mut visit_batch(&batch, cancel, visit)?);
+                batch.clear();
             }
         }
         found.append(&mut visit_batch(&batch, cancel, visit)?);
+        skipped.names.append(&mut walk.unnamed);
+        skipped.deep.append(&mut walk.deep);
         Ok(found)
     }
 }
@@ -502,15 +457,6 @@ impl Skipped {
     pub fn is_empty(&self) -> bool {
         self.names.is_empty() && self.deep.is_empty()
     }
-}
-
-/// A folder being listed by [`DirStore::walk`]: its entries not yet taken.
-struct Frame {
-    dir: Arc<OwnedFd>,
-    rel: String,
-    /// How many names `rel` holds.
-    depth: usize,
-    entries: std::vec::IntoIter<(String, FileType)>,
 }
 
 /// Visits a batch of files (each with its folder) in parallel.
@@ -588,53 +534,42 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Removes the folder `name` in `dir` if, after removing its empty
-/// subfolders, it holds nothing. Never follows links. Iterative, and no
-/// deeper than a store path reaches: a folder below that holds a folder,
-/// so it stays, and so do the folders above it.
+/// subfolders, it holds nothing. Never follows links. The store's one walk,
+/// so no deeper than a store path reaches: a folder below that holds a
+/// folder, so it stays, and so do the folders above it.
 fn remove_empty_tree(dir: &OwnedFd, name: &str) {
-    struct Level {
-        name: String,
-        dir: OwnedFd,
-        children: std::vec::IntoIter<String>,
-    }
-    let open = |parent: &OwnedFd, name: &str| -> Option<Level> {
-        let sub = open_subdir(parent, name, false, name).ok()??;
-        let mut children = Vec::new();
-        if let Ok(mut reader) = Dir::read_from(&sub) {
-            while let Some(Ok(entry)) = reader.read() {
-                if let Ok(child) = entry.file_name().to_str() {
-                    if child != "." && child != ".." {
-                        children.push(child.to_owned());
-                    }
-                }
-            }
-        }
-        Some(Level {
-            name: name.to_owned(),
-            dir: sub,
-            children: children.into_iter(),
-        })
-    };
-    let Some(top) = open(dir, name) else {
+    let Ok(Some(top)) = open_subdir(dir, name, false, name) else {
         return;
     };
-    let mut stack = vec![top];
-    while let Some(level) = stack.last_mut() {
-        match level.children.next() {
-            Some(child) => {
-                let next = open(&level.dir, &child);
-                if let Some(next) = next.filter(|_| stack.len() < MAX_DEPTH) {
-                    stack.push(next);
-                }
-            }
-            None => {
-                let Some(done) = stack.pop() else { break };
-                let parent = stack.last().map_or(dir, |l| &l.dir);
-                // Fails, as it should, when the folder still holds anything.
-                let _ = unlinkat(parent, &done.name, AtFlags::REMOVEDIR);
-            }
+    let cancel = Cancel::new();
+    let Ok(mut walk) = Walk::new(top, b"", Names::All, Order::Listed, &cancel) else {
+        return;
+    };
+    // The folders entered and not yet left, the innermost last: each is
+    // left, and removed if it is empty, when the walk yields an entry no
+    // deeper than it (or ends).
+    let mut entered: Vec<(Arc<OwnedFd>, Vec<u8>, usize)> = Vec::new();
+    loop {
+        let next = walk.next();
+        let depth = match &next {
+            Ok(Some(entry)) => entry.depth,
+            _ => 0,
+        };
+        while entered.last().is_some_and(|(_, _, d)| *d >= depth) {
+            let Some((parent, name, _)) = entered.pop() else {
+                break;
+            };
+            // Fails, as it should, when the folder still holds anything.
+            let _ = unlinkat(&*parent, OsStr::from_bytes(&name), AtFlags::REMOVEDIR);
+        }
+        let Ok(Some(entry)) = next else {
+            break;
+        };
+        if entry.kind == FileType::Directory && matches!(walk.enter(&entry), Ok(Entered::Opened)) {
+            entered.push((entry.dir, entry.name, entry.depth));
         }
     }
+    let _ = unlinkat(dir, name, AtFlags::REMOVEDIR);
 }
 
 #[cfg(test)]

@@ -150,6 +150,24 @@ fn delete_folder_removes_files_and_empty_folders() {
 }
 
 #[test]
+fn delete_folder_leaves_a_folder_that_holds_a_hidden_file_and_removes_its_empty_siblings() {
+    let (t, s) = store();
+    s.write("reports/a/b/one.txt", b"1", 1, &c()).unwrap();
+    s.write("reports/a/two.txt", b"2", 1, &c()).unwrap();
+    s.write("reports/c/three.txt", b"3", 1, &c()).unwrap();
+    std::fs::create_dir_all(t.path().join("store/reports/e/f/g")).unwrap();
+    std::fs::write(t.path().join("store/reports/c/.keep"), b"").unwrap();
+    assert_eq!(s.delete_folder("reports", 1, &c()).unwrap().len(), 3);
+    let mut left: Vec<_> = std::fs::read_dir(t.path().join("store/reports"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["c"], "the empty folders went, deepest first");
+    assert!(t.path().join("store/reports/c/.keep").exists());
+}
+
+#[test]
 fn sniffs_types_without_extensions() {
     let (_t, s) = store();
     assert_eq!(

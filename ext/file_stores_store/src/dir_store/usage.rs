@@ -5,112 +5,46 @@
 //! 6 MB there filled a 10 MB store four times over while the store counted
 //! only what it lists.
 //!
-//! The walk never follows a link, goes as deep as a store path may
-//! ([`MAX_DEPTH`] names, as every other walk of the store), holds open only
-//! the folders on the way down, and skips what it cannot open or what is
-//! gone since the folder was read (a folder made unreadable is not the
-//! cap's to fix: the run's sweep gives such folders back).
+//! The walk is the store's one walk ([`crate::fsutil::walk`]) of every
+//! entry; it skips what it cannot open or what is gone since the folder was
+//! read (a folder made unreadable is not the cap's to fix: the run's sweep
+//! gives such folders back).
 
-use std::ffi::{CStr, CString};
+use std::ffi::OsStr;
 use std::os::fd::OwnedFd;
-use std::sync::Arc;
+use std::os::unix::ffi::OsStrExt;
 
-use rustix::fs::{openat, statat, AtFlags, FileType, Mode};
+use rustix::fs::{statat, AtFlags, FileType};
 use rustix::io::Errno;
 
-use crate::fsutil::{dir_entries, errno_to_io, file_type, shown_name, DIR_FLAGS};
-use crate::path::MAX_DEPTH;
+use crate::fsutil::walk::{Names, Order, Walk};
+use crate::fsutil::{errno_to_io, file_type};
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, Result};
-
-/// A folder still to walk: its parent's descriptor, its name there, its
-/// path for messages and its depth (the root is 0).
-struct Pending {
-    parent: Arc<OwnedFd>,
-    name: CString,
-    rel: String,
-    depth: usize,
-}
 
 /// The sum of the apparent sizes of the regular files below `root`.
 pub(super) fn folder_bytes(root: OwnedFd, cancel: &Cancel) -> Result<u64> {
     let mut total = 0u64;
-    let mut stack: Vec<Pending> = Vec::new();
-    total += folder(Arc::new(root), "", 0, &mut stack)?;
-    while let Some(next) = stack.pop() {
-        cancel.check()?;
-        let dir = match openat(
-            &*next.parent,
-            next.name.as_c_str(),
-            DIR_FLAGS,
-            Mode::empty(),
-        ) {
-            Ok(dir) => dir,
-            // Gone, swapped for a link or a file, or unreadable: skipped.
-            Err(Errno::NOENT | Errno::NOTDIR | Errno::LOOP | Errno::ACCESS | Errno::PERM) => {
-                continue
-            }
-            Err(e) => return Err(Error::io(next.rel, errno_to_io(e))),
-        };
-        total += folder(Arc::new(dir), &next.rel, next.depth, &mut stack)?;
-    }
-    Ok(total)
-}
-
-/// The bytes of the regular files directly in `dir` (the folder `rel` at
-/// `depth`); its folders go on `stack`, unless a file in them would nest
-/// more names than a store path may.
-fn folder(dir: Arc<OwnedFd>, rel: &str, depth: usize, stack: &mut Vec<Pending>) -> Result<u64> {
-    let mut bytes = 0u64;
-    dir_entries::for_each(&dir, rel, |name, kind| {
-        if matches!(name.to_bytes(), b"." | b"..") {
-            return Ok(());
-        }
-        let kind = match kind {
-            FileType::RegularFile | FileType::Directory => kind,
-            FileType::Unknown => match stat(&dir, name, rel)? {
-                Some(st) => file_type(&st),
-                None => return Ok(()),
-            },
-            _ => return Ok(()),
-        };
-        let path = || {
-            let shown = shown_name(name.to_bytes());
-            if rel.is_empty() {
-                shown
-            } else {
-                format!("{rel}/{shown}")
-            }
-        };
-        match kind {
+    let mut walk = Walk::new(root, b"", Names::All, Order::Listed, cancel)?;
+    while let Some(entry) = walk.next()? {
+        match entry.kind {
             FileType::RegularFile => {
                 // Gone since the folder was read, or replaced: not counted.
-                if let Some(st) = stat(&dir, name, rel)? {
-                    if file_type(&st) == FileType::RegularFile {
-                        bytes = bytes.saturating_add(st.st_size as u64);
+                let name = OsStr::from_bytes(&entry.name);
+                match statat(&*entry.dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(st) if file_type(&st) == FileType::RegularFile => {
+                        total = total.saturating_add(st.st_size as u64);
                     }
+                    Ok(_) | Err(Errno::NOENT) => {}
+                    Err(e) => return Err(Error::io(entry.path_text(), errno_to_io(e))),
                 }
             }
-            FileType::Directory if depth + 1 < MAX_DEPTH => stack.push(Pending {
-                parent: dir.clone(),
-                name: name.to_owned(),
-                rel: path(),
-                depth: depth + 1,
-            }),
+            // Gone, swapped, too deep or unreadable: skipped.
+            FileType::Directory => drop(walk.enter(&entry)?),
             _ => {}
         }
-        Ok(())
-    })?;
-    Ok(bytes)
-}
-
-/// `lstat` of `name` in `dir`; None when it is gone.
-fn stat(dir: &OwnedFd, name: &CStr, rel: &str) -> Result<Option<rustix::fs::Stat>> {
-    match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-        Ok(st) => Ok(Some(st)),
-        Err(Errno::NOENT) => Ok(None),
-        Err(e) => Err(Error::io(rel, errno_to_io(e))),
     }
+    Ok(total)
 }
 
 #[cfg(test)]
@@ -152,7 +86,12 @@ mod tests {
         std::fs::create_dir(tmp.path().join("d")).unwrap();
         let cancel = Cancel::new();
         cancel.cancel();
-        let root = rustix::fs::open(tmp.path(), DIR_FLAGS, Mode::empty()).unwrap();
+        let root = rustix::fs::open(
+            tmp.path(),
+            crate::fsutil::DIR_FLAGS,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
         assert!(folder_bytes(root, &cancel).is_err());
     }
 }

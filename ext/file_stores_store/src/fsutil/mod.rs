@@ -14,6 +14,7 @@ use file_stores_base::error::{Error, ErrorKind, Result};
 
 pub(crate) mod dir_entries;
 pub mod rename;
+pub mod walk;
 
 pub const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
@@ -84,18 +85,6 @@ pub fn open_subdir<Fd: AsFd>(
             }
             Err(e) => return Err(Error::io(path, errno_to_io(e))),
         }
-    }
-}
-
-/// Opens a folder a walk found in `dir`, or None when it is gone, or was
-/// swapped for a link or a file, since the folder was read: a walk skips it.
-pub fn open_walked_subdir<Fd: AsFd>(dir: Fd, name: &str, path: &str) -> Result<Option<OwnedFd>> {
-    match open_subdir(dir, name, false, path) {
-        Err(Error {
-            kind: ErrorKind::Symlink | ErrorKind::NotAFolder,
-            ..
-        }) => Ok(None),
-        other => other,
     }
 }
 
@@ -203,13 +192,9 @@ pub fn read_small(
 ///
 /// `dir` must be a descriptor nothing has read entries from: on Linux they
 /// are read from where it stands (see `dir_entries`).
-pub fn visible_entries(dir: &OwnedFd, rel: &str) -> Result<Vec<(String, FileType)>> {
-    visible_entries_noting(dir, rel, &mut Vec::new())
-}
-
-/// [`visible_entries`], adding to `unnamed` the paths (escaped by
-/// [`shown_name`]) of the entries left out because a store path cannot hold
-/// their names.
+///
+/// The paths (escaped by [`shown_name`]) of the entries left out because a
+/// store path cannot hold their names are added to `unnamed`.
 pub fn visible_entries_noting(
     dir: &OwnedFd,
     rel: &str,
@@ -289,7 +274,7 @@ pub fn shown_name(mut bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{open_folder, read_small, shown_name, visible_entries, visible_entries_noting};
+    use super::{open_folder, read_small, shown_name, visible_entries_noting};
     use std::fs::File;
     use std::io::Read;
 
@@ -345,10 +330,17 @@ mod tests {
         )
         .unwrap();
         let listed = open_folder(&root, "d", false).unwrap().unwrap();
-        assert_eq!(visible_entries(&listed, "d").unwrap().len(), 1);
+        assert_eq!(
+            visible_entries_noting(&listed, "d", &mut Vec::new())
+                .unwrap()
+                .len(),
+            1
+        );
         let removed = open_folder(&root, "d", false).unwrap().unwrap();
         std::fs::remove_dir_all(tmp.path().join("d")).unwrap();
-        assert!(visible_entries(&removed, "d").unwrap().is_empty());
+        assert!(visible_entries_noting(&removed, "d", &mut Vec::new())
+            .unwrap()
+            .is_empty());
     }
 
     #[test]

@@ -30,13 +30,12 @@ use std::path::Path;
 use rustix::fs::{openat, renameat, statat, unlinkat, AtFlags, FileType, Mode, Stat};
 use rustix::io::Errno;
 
+use crate::fsutil::walk::{Names, Order, Walk};
 use crate::fsutil::{errno_to_io, DIR_FLAGS};
-use crate::path;
+use crate::path::{self, MAX_DEPTH};
 use file_stores_base::cancel::Cancel;
 use file_stores_base::error::{Error, Result};
 
-/// How many names deep a walk goes: as deep as a store path may nest.
-pub use crate::path::MAX_DEPTH;
 /// How many entries of each kind of note are kept; the rest are counted.
 pub const MAX_NAMED: usize = 50;
 /// How many folders deep a removal holds descriptors open before it moves
@@ -383,17 +382,10 @@ enum Visit {
     Skip,
 }
 
-struct Frame {
-    fd: OwnedFd,
-    path: Vec<u8>,
-    depth: usize,
-    /// Sub-folders still to walk, last first.
-    pending: Vec<Vec<u8>>,
-}
-
-/// Walks the tree below `root` depth first, names sorted, calling `visit`
-/// for each entry; folders are walked when `visit` says so, down to
-/// [`MAX_DEPTH`]. At most `MAX_DEPTH` descriptors are open at once.
+/// Walks the tree below `root` (the store's one walk, [`crate::fsutil::walk`], of
+/// every entry, names sorted), calling `visit` for each entry; a folder is
+/// walked, once the folder it is in has been visited, when `visit` says so,
+/// down to [`MAX_DEPTH`].
 fn walk(
     root: &OwnedFd,
     skip: &HashSet<Vec<u8>>,
@@ -401,93 +393,49 @@ fn walk(
     mut visit: impl FnMut(Step<'_>) -> Result<Visit>,
 ) -> Result<()> {
     let first = openat(root, ".", DIR_FLAGS, Mode::empty()).map_err(|e| io(b"", e))?;
-    let mut stack = vec![Frame {
-        fd: first,
-        path: Vec::new(),
-        depth: 0,
-        pending: Vec::new(),
-    }];
-    let mut fresh = true;
-    while let Some(frame) = stack.last_mut() {
-        cancel.check()?;
-        if fresh {
-            fresh = false;
-            let names = match names_in(&frame.fd, &frame.path) {
-                Ok(names) => names,
-                Err(e) if denied(e.raw_os_error()) => {
-                    visit(Step::Unreadable(&frame.path))?;
-                    stack.pop();
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
-            let mut subdirs = Vec::new();
-            for name in names {
-                let path = join(&frame.path, &name);
-                if skip.contains(&path) {
-                    continue;
-                }
-                let st = match statat(
-                    &frame.fd,
-                    OsStr::from_bytes(&name),
-                    AtFlags::SYMLINK_NOFOLLOW,
-                ) {
-                    Ok(st) => st,
-                    Err(Errno::NOENT) => continue,
-                    Err(Errno::ACCESS) | Err(Errno::PERM) => {
-                        visit(Step::Unreadable(&path))?;
-                        continue;
-                    }
-                    Err(e) => return Err(io(&path, e)),
-                };
-                let visit_it = visit(Step::Entry {
-                    dir: frame.fd.as_fd(),
-                    name: &name,
-                    path: &path,
-                    st: &st,
-                    depth: frame.depth + 1,
-                })?;
-                if kind_of(&st) == Kind::Folder && matches!(visit_it, Visit::Descend) {
-                    if frame.depth + 1 >= MAX_DEPTH {
-                        visit(Step::TooDeep(&path))?;
-                    } else {
-                        subdirs.push(name);
-                    }
-                }
-            }
-            subdirs.reverse();
-            frame.pending = subdirs;
+    let mut walk = match Walk::new(first, b"", Names::All, Order::Bytes, cancel) {
+        Ok(walk) => walk,
+        Err(e) if denied(e.raw_os_error()) => return visit(Step::Unreadable(b"")).map(drop),
+        Err(e) => return Err(e),
+    };
+    loop {
+        let next = walk.next()?;
+        for path in std::mem::take(&mut walk.unreadable) {
+            visit(Step::Unreadable(&path))?;
         }
-        let Some(name) = frame.pending.pop() else {
-            stack.pop();
-            continue;
+        let Some(entry) = next else {
+            return Ok(());
         };
-        let path = join(&frame.path, &name);
-        let fd = match openat(
-            &frame.fd,
-            OsStr::from_bytes(&name),
-            DIR_FLAGS,
-            Mode::empty(),
+        if skip.contains(&entry.path) {
+            continue;
+        }
+        let st = match statat(
+            &*entry.dir,
+            OsStr::from_bytes(&entry.name),
+            AtFlags::SYMLINK_NOFOLLOW,
         ) {
-            Ok(fd) => fd,
-            // Gone, or no longer a folder: nothing to walk.
-            Err(Errno::NOENT) | Err(Errno::NOTDIR) | Err(Errno::LOOP) => continue,
+            Ok(st) => st,
+            Err(Errno::NOENT) => continue,
             Err(Errno::ACCESS) | Err(Errno::PERM) => {
-                visit(Step::Unreadable(&path))?;
+                visit(Step::Unreadable(&entry.path))?;
                 continue;
             }
-            Err(e) => return Err(io(&path, e)),
+            Err(e) => return Err(io(&entry.path, e)),
         };
-        let depth = frame.depth + 1;
-        stack.push(Frame {
-            fd,
-            path,
-            depth,
-            pending: Vec::new(),
-        });
-        fresh = true;
+        let visit_it = visit(Step::Entry {
+            dir: entry.dir.as_fd(),
+            name: &entry.name,
+            path: &entry.path,
+            st: &st,
+            depth: entry.depth,
+        })?;
+        if kind_of(&st) == Kind::Folder
+            && matches!(visit_it, Visit::Descend)
+            && !walk.enter_later(&entry)
+        {
+            visit(Step::TooDeep(&entry.path))?;
+        }
     }
-    Ok(())
 }
 
 /// The names in a folder (not `.` and `..`), sorted.
@@ -784,16 +732,6 @@ fn kind_of(st: &Stat) -> Kind {
         FileType::Symlink => Kind::Link,
         _ => Kind::Other,
     }
-}
-
-fn join(prefix: &[u8], name: &[u8]) -> Vec<u8> {
-    let mut path = Vec::with_capacity(prefix.len() + 1 + name.len());
-    if !prefix.is_empty() {
-        path.extend_from_slice(prefix);
-        path.push(b'/');
-    }
-    path.extend_from_slice(name);
-    path
 }
 
 /// A path as text a model can be shown: invalid UTF-8 replaced, control

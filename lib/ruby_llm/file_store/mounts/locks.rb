@@ -37,10 +37,10 @@ module RubyLLM
           [store]
         end
 
-        # +store+'s lock_key; a store without one (or whose own raises) is
-        # named by its object.
+        # +store+'s lock_key; a store whose own is not a String (or raises)
+        # is named by its object.
         def key(store)
-          key = store.lock_key if store.respond_to?(:lock_key)
+          key = store.lock_key
           key.is_a?(String) ? key : "#{store.class.name}@#{store.object_id}"
         rescue StandardError
           "#{store.class.name}@#{store.object_id}"
@@ -48,7 +48,7 @@ module RubyLLM
 
         # Whether +store+ refuses every change, so that it has nothing to lock.
         def read_only?(store)
-          store.respond_to?(:read_only?) && store.read_only? == true
+          store.read_only? == true
         end
       end
     end

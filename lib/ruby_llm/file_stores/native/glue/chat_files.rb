@@ -163,7 +163,7 @@ module RubyLLM
           end
 
           def convert_locally(file)
-            return unless store.respond_to?(:convert_locally) && !Native.text_content_type?(file.content_type)
+            return if Native.text_content_type?(file.content_type)
 
             store.convert_locally(file.path)
           rescue RubyLLM::FileStore::ConversionError

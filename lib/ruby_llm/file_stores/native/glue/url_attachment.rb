@@ -23,7 +23,7 @@ module RubyLLM
           # which keeps nothing, so nothing is fetched for it. Raises
           # UrlFetch::Refused (logged) saying why they could not be had.
           def bytes(attachment, shape:, store:)
-            return nil if store.respond_to?(:read_only?) && store.read_only?
+            return nil if store.read_only?
 
             loaded = shape.respond_to?(:loaded_content) ? shape.loaded_content(attachment) : nil
             return loaded if loaded.is_a?(String)

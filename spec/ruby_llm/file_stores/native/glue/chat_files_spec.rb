@@ -142,8 +142,6 @@ RSpec.describe RubyLLM::FileStores::Native::Glue::ChatFiles do
   end
 
   it 'runs the local converters when it keeps a file' do
-    skip 'the store has no convert_locally' unless store.respond_to?(:convert_locally)
-
     converter = Class.new do
       def self.call(file) = "text of #{file.filename}"
       def self.local? = true
