@@ -24,7 +24,7 @@ module RubyLLM
         # CodeExecution.new's. Returns the chat.
         def with_code_execution(**options)
           if RubyLLM.const_defined?(:Chat) && is_a?(RubyLLM::Chat)
-            RubyLLM::FileStores::Native::Glue::Adapters.current!('with_code_execution')
+            RubyLLM::FileStore::Integration::Adapters.current!('with_code_execution')
           end
           store = respond_to?(:file_store) ? file_store : nil
           unless store
