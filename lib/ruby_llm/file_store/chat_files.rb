@@ -103,7 +103,7 @@ module RubyLLM
       # The request went out: the model saw the text files it sent.
       def commit_reads!
         files = @kept_lock.synchronize { @pending_reads.tap { @pending_reads = [] } }
-        files.each { |file| store.record_read(file.path, file.digest || FileStores::Native.sha256_hex(store.read(file.path))) }
+        files.each { |f| store.record_read(f.path, f.digest || FileStores::Native.sha256_hex(store.read(f.path))) }
       end
 
       # What the tool result message holds for +result+ from +tool+

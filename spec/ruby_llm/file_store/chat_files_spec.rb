@@ -7,8 +7,7 @@ RSpec.describe RubyLLM::FileStore::ChatFiles do
   let(:store) { RubyLLM::FileStore::Memory.new }
   let(:written) { [] }
   let(:setup) do
-    RubyLLM::FileStore::ChatFiles::Setup.build(store, default: -> { raise 'no default' },
-                                                          tools: %i[read write edit])
+    RubyLLM::FileStore::ChatFiles::Setup.build(store, default: -> { raise 'no default' }, tools: %i[read write edit])
   end
   let(:files) { described_class.new(setup, on_write: written.method(:<<)) }
   let(:rebuild) { ->(m, content, atts) { m.class.new(**m.to_h, content:, attachments: atts) } }

@@ -51,7 +51,8 @@ module RubyLLM
           return [result, nil] if text.nil? || text.size <= limit
 
           saved, extension = LongResults.saved_form(result, text)
-          file, written = FileStores::Native::History.unrecorded { save(tool_name, saved, extension) } # results/ needs no history
+          # results/ needs no history
+          file, written = FileStores::Native::History.unrecorded { save(tool_name, saved, extension) }
           return [result, nil] unless file
 
           on_write&.call(file) if written
@@ -124,7 +125,8 @@ module RubyLLM
         private
 
         def save(tool_name, saved, extension)
-          path = "results/#{LongResults.name_part(tool_name)}-#{FileStores::Native.sha256_hex(saved.b)[0, 8]}.#{extension}"
+          digest = FileStores::Native.sha256_hex(saved.b)
+          path = "results/#{LongResults.name_part(tool_name)}-#{digest[0, 8]}.#{extension}"
           content_type = extension == 'json' ? 'application/json' : 'text/plain'
           @keeper.keep(path, saved, content_type:)
         # Full, read-only, or no name free: the result goes whole.

@@ -34,7 +34,8 @@ module RubyLLM
         def self.build(store, default:, tools: FileStore::Tools::DEFAULT,
                        inline_limit: FileStore::Tools::DEFAULT_INLINE_LIMIT, owner: nil, mounts: nil, history: nil)
           FileStore::InlineLimit.check(inline_limit)
-          store = history.nil? ? resolve(store, default) : FileStores::Native::History::Stores.resolve(store, default, history)
+          stores = FileStores::Native::History::Stores
+          store = history.nil? ? resolve(store, default) : stores.resolve(store, default, history)
           store = store.for_owner(owner) unless owner.nil?
           store = mounted(store, mounts)
           new(store, FileStore::Tools.for(store, tools:, inline_limit:), inline_limit, Array(tools))

@@ -31,7 +31,8 @@ module RubyLLM
           shape.preload(attachment, bytes) if shape.respond_to?(:preload)
           bytes
         rescue UrlFetch::Refused => e
-          FileStores::Native.logger.warn("RubyLLM::FileStores: #{url(attachment)} not kept in the chat's files: #{e.message}")
+          FileStores::Native.logger.warn("RubyLLM::FileStores: #{url(attachment)} not kept in the chat's files: " \
+                                         "#{e.message}")
           raise
         end
 

@@ -37,8 +37,8 @@ module RubyLLM
             drop_file_store_tools
             @file_store_files = nil
           else
-            setup = ChatFiles::Setup.build(store, default: -> { default_file_store }, tools:, inline_limit:, owner:, mounts:,
-                                       history:)
+            setup = ChatFiles::Setup.build(store, default: -> { default_file_store }, tools:, inline_limit:, owner:,
+                                                  mounts:, history:)
             drop_file_store_tools
             @file_store_files = ChatFiles.new(setup, on_write: method(:file_store_written), shape: adapter)
             with_tools(*setup.tools)

@@ -30,14 +30,15 @@ RSpec.describe 'Installing into ruby_llm' do
                  'installed = RubyLLM::FileStores::Native.install!; '
              end
       script = "#{load}require 'tmpdir'; native = RubyLLM::FileStores::Native; " \
+               'integration = RubyLLM::FileStore::Integration; ' \
                "store = RubyLLM::NativeDir.new(Dir.mktmpdir); store.write('a.md', 'hello there'); " \
                'RubyLLM.configure { |c| c.openai_api_key = "k" }; ' \
                "chat = RubyLLM.chat(model: 'gpt-4.1-mini', provider: :openai, assume_model_exists: true); " \
                'error = begin; chat.with_file_store(store); nil; rescue native::IncompatibleRubyLLMError => e; ' \
                'e.message; end; ' \
-               'p [RubyLLM::FileStore::Integration::Adapters.current&.line, native.installed?, installed, native.install!, ' \
+               'p [integration::Adapters.current&.line, native.installed?, installed, native.install!, ' \
                'RubyLLM::FileStore::Tools.for(store).map(&:name), store.search("hel", files_only: true), ' \
-               'chat.file_store.class.name, error, RubyLLM::Chat.ancestors.count(RubyLLM::FileStore::Integration::ChatExtension)]'
+               'chat.file_store.class.name, error, RubyLLM::Chat.ancestors.count(integration::ChatExtension)]'
       RubyLLMSource.ruby(version, script, ruby_llm: !gem_first)
     end
 

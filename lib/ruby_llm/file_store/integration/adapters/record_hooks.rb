@@ -14,8 +14,7 @@ module RubyLLM
             checkpoint = FileStores::Native::History::Stores.before_question(store)
             record = super
             if record.respond_to?(:role) && record.role.to_s == 'user'
-              FileStores::Native::History::Stores.asked(store, record,
-                                    checkpoint)
+              FileStores::Native::History::Stores.asked(store, record, checkpoint)
             end
             record
           end

@@ -125,9 +125,7 @@ module RubyLLM
             return ::RubyLLM::Content.new(nil, [result]) if result.is_a?(::RubyLLM::Attachment)
             # 1.16 sends a Hash or an Array as its to_s ({:error=>"..."});
             # main sends it as JSON, as the model is told to expect.
-            if result.is_a?(Hash) || (result.is_a?(Array) && result.none?(::RubyLLM::Attachment))
-              return result.to_json
-            end
+            return result.to_json if result.is_a?(Hash) || (result.is_a?(Array) && result.none?(::RubyLLM::Attachment))
             return result unless result.is_a?(Array)
 
             texts, files = result.partition { |part| part.is_a?(String) }
