@@ -21,7 +21,7 @@ module RubyLLM
     # attachments (filename, content, mime_type), reading messages
     # through a shape: the adapter of the loaded ruby_llm, or
     # PlainMessages (role, content, attachments).
-    class ChatFiles
+    class ChatFiles # :nodoc:
       NOT_KEPT = Object.new.freeze
       private_constant :NOT_KEPT
       # An attachment not kept for a reason the model is told (a URL

@@ -15,7 +15,7 @@ module RubyLLM
     # ruby_llm line (Adapters), the only code that knows ruby_llm's
     # internals. The features they give a chat are plain Ruby objects that
     # work without ruby_llm: FileStore::ChatFiles and its parts.
-    module Integration
+    module Integration # :nodoc:
     end
   end
 end

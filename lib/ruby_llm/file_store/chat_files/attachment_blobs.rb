@@ -18,7 +18,7 @@ module RubyLLM
       #   and checksum (see pair).
       #
       # Plain Ruby: it names Active Storage only when it is loaded.
-      module AttachmentBlobs
+      module AttachmentBlobs # :nodoc:
         module_function
 
         # The saved blob +attachment+ was made from, or nil.

@@ -16,7 +16,7 @@ module RubyLLM
       #   BlockedAddresses.kind('127.0.0.1')          # => "a loopback address"
       #   BlockedAddresses.kind('::ffff:10.0.0.1')    # => "a private address"
       #   BlockedAddresses.kind('93.184.215.14')      # => nil
-      module BlockedAddresses
+      module BlockedAddresses # :nodoc:
         # The addresses never connected to, and what each range is.
         BLOCKED = [
           ['0.0.0.0/8', 'an unspecified address'],

@@ -12,7 +12,7 @@ module RubyLLM
       #
       # Given the Active Storage blob that holds the bytes, a store that
       # answers keep_blob keeps that blob instead of a copy of it.
-      class Keeper
+      class Keeper # :nodoc:
         MAX_TRIES = 10_000
 
         attr_reader :store

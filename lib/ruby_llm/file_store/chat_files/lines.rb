@@ -4,7 +4,7 @@ module RubyLLM
   class FileStore
     class ChatFiles
       # What the model sees instead of a file: the texts of the notes.
-      module Lines
+      module Lines # :nodoc:
         module_function
 
         # The line an earlier attachment, or a file a tool returned, becomes:

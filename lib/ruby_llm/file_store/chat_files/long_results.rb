@@ -20,7 +20,7 @@ module RubyLLM
       # The hex is the start of the saved text's sha256, so the same
       # result is saved once. When the store is full, the result goes
       # whole.
-      class LongResults
+      class LongResults # :nodoc:
         PREVIEW = 2_000
         # The most characters of a tool's name in a saved result's path
         # (the model names the tool it calls: any length).

@@ -15,7 +15,7 @@ module RubyLLM
       # nothing in it may break a line, reorder what is shown (bidi
       # controls) or hide characters (format characters). A store takes
       # names of up to 255 bytes, so names are cut by bytes.
-      module Names
+      module Names # :nodoc:
         # The longest name of one path component a store takes, in bytes.
         MAX_BYTES = 255
         # An extension longer than this is cut with the rest of the name.

@@ -6,7 +6,7 @@ module RubyLLM
       # How a chat's messages look to ChatFiles, for plain objects with
       # role, content and attachments; an adapter answers the same for
       # ruby_llm's (see Adapters).
-      module PlainMessages
+      module PlainMessages # :nodoc:
         module_function
 
         def attachments(message) = message.attachments || []

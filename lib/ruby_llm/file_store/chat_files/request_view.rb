@@ -19,7 +19,7 @@ module RubyLLM
       # Messages are read through +shape+ (attachments and text; see
       # ChatFiles::PlainMessages); the view builds changed ones with
       # +rebuild+ (message, text, attachments).
-      class RequestView
+      class RequestView # :nodoc:
         # The text files the latest question sends as they are: the model
         # sees their exact bytes, so they count as read once the request
         # has gone out.

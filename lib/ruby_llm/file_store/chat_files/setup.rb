@@ -24,7 +24,7 @@ module RubyLLM
       # keep_for: }; a folder for a folder path) makes the store keep every
       # version of its files (see RubyLLM::FileStore#versions); a store
       # object given is made with history: by its maker.
-      class Setup
+      class Setup # :nodoc:
         # The argument of a bare with_file_store.
         DEFAULT = Object.new.tap { |default| def default.inspect = 'the default store' }.freeze
 

@@ -10,7 +10,7 @@ module RubyLLM
       # not fetch the URL again, unbounded, where the provider needs bytes.
       # Bytes ruby_llm fetched already (to tell the type of a URL without
       # an extension, or to save a record's message) are used as they are.
-      module UrlAttachment
+      module UrlAttachment # :nodoc:
         module_function
 
         # The URL of +attachment+, or nil for any other attachment.

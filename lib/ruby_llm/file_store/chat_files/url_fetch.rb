@@ -35,9 +35,9 @@ module RubyLLM
       # words for the model ("the server answered 404 Not Found").
       # +allowed_hosts+ (host names, addresses, CIDR ranges) are reached
       # even on addresses otherwise refused (see UrlSettings).
-      class UrlFetch
+      class UrlFetch # :nodoc:
         # A URL that was not fetched; the message says why.
-        class Refused < StandardError; end
+        class Refused < StandardError; end # :nodoc:
 
         MAX_REDIRECTS = 5
 

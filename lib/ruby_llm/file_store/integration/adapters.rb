@@ -20,7 +20,7 @@ module RubyLLM
       # is the one in use. Nothing here raises at require: with no
       # adapter, only the calls that need one raise
       # IncompatibleRubyLLMError (current!).
-      module Adapters
+      module Adapters # :nodoc:
         ALL = [RubyLLM2, RubyLLM116].freeze
 
         module_function

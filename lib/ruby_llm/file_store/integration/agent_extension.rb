@@ -9,9 +9,9 @@ module RubyLLM
       # applies the declaration to every chat the agent builds (see
       # Adapters::AgentHooks); with none, the macro raises
       # IncompatibleRubyLLMError.
-      module AgentExtension
+      module AgentExtension # :nodoc:
         # Class-level: the macro.
-        module ClassMethods
+        module ClassMethods # :nodoc:
           # Declares the store of every chat this agent builds; takes the
           # arguments of with_file_store, or a lambda. Subclasses inherit
           # it; file_store nil removes it.
@@ -29,7 +29,7 @@ module RubyLLM
         end
 
         # Instance-level: the chat's file methods.
-        module InstanceMethods
+        module InstanceMethods # :nodoc:
           def with_file_store(*args, **options)
             chat.with_file_store(*args, **options)
           end

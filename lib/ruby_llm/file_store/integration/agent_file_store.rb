@@ -21,7 +21,7 @@ module RubyLLM
       # Each lambda among mounts: runs once per chat, as the store's own.
       #
       # A store object is shared by every chat, as given.
-      class AgentFileStore
+      class AgentFileStore # :nodoc:
         OPTIONS = %i[tools inline_limit owner mounts history].freeze
 
         # The declaration that removes a parent's store.

@@ -13,7 +13,7 @@ module RubyLLM
       # with_file_store raises IncompatibleRubyLLMError. chat.messages never
       # changes for attachments, nor for the files a tool returns; a long
       # tool result's message keeps the start the model saw.
-      module ChatExtension
+      module ChatExtension # :nodoc:
         # Attachment types providers generally cannot take (Office files and
         # the like): sent as converted text, or as a line.
         UNSUPPORTED_TYPES = %i[document unknown].freeze

@@ -6,7 +6,7 @@ module RubyLLM
       # What with_file_store checks for acts_as_chat records, so that a
       # mistake in the app shows where it is made, saying what to do, not
       # at the first ask with an attachment.
-      module RecordChecks
+      module RecordChecks # :nodoc:
         module_function
 
         # Raises ArgumentError for an unsaved +record+: its files belong to

@@ -36,12 +36,12 @@ module RubyLLM
       # message's attachment and the chat's file share one copy. Inside a
       # transaction, where Active Storage uploads only after the commit,
       # the file is a copy of its own.
-      module RecordExtension
+      module RecordExtension # :nodoc:
         LOCK = Mutex.new
         private_constant :LOCK
 
         # Prepended to ruby_llm's acts_as_chat: the model gets its files too.
-        module ActsAsChat
+        module ActsAsChat # :nodoc:
           def acts_as_chat(*args, **options, &)
             result = super
             RecordExtension.equip(self)

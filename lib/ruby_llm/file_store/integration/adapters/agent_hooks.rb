@@ -7,7 +7,7 @@ module RubyLLM
         # The hook into RubyLLM::Agent's configuration that both lines
         # share: each chat an agent builds or loads gets the agent's
         # file_store declaration (see AgentExtension).
-        module AgentHooks
+        module AgentHooks # :nodoc:
           def apply_configuration(chat, input_values:, persist_instructions:)
             result = super
             declaration = file_store_declaration

@@ -12,7 +12,7 @@ module RubyLLM
         # UrlFetch) and leave the bytes there, so ruby_llm does not fetch
         # it again, unbounded, when the provider needs bytes; bytes
         # ruby_llm fetched already are used as they are.
-        module AttachmentContent
+        module AttachmentContent # :nodoc:
           NEED = Need.new('RubyLLM::Attachment keeping its bytes in @content', 'keeping URL attachments') do
             attachment = Need.constant('RubyLLM::Attachment')
             probe = attachment&.new(StringIO.new('probe'), filename: 'probe.txt')

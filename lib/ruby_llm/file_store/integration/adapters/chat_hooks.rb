@@ -7,7 +7,7 @@ module RubyLLM
         # The hooks into RubyLLM::Chat that ruby_llm 1.16 and 2.0 share:
         # each adapter's Chat module includes them. They act only on a chat
         # with a store (with_file_store; see ChatExtension).
-        module ChatHooks
+        module ChatHooks # :nodoc:
           # Keeps a question's attachments as soon as it is added; with a
           # history, a checkpoint from before it (a persisted chat's record
           # takes its own: RecordHooks).

@@ -6,7 +6,7 @@ module RubyLLM
       module Adapters
         # What every adapter answers: its line, its needs, and whether the
         # loaded ruby_llm meets them.
-        module Line
+        module Line # :nodoc:
           def usable? = missing.empty?
 
           def missing = self::NEEDS.reject(&:met?).map(&:to_s)

@@ -7,7 +7,7 @@ module RubyLLM
         # One ruby_llm method (or constant) an adapter relies on: what it
         # is, what the adapter uses it for, and how to tell the loaded
         # ruby_llm has it.
-        class Need
+        class Need # :nodoc:
           attr_reader :name, :use
 
           # A private instance method of +owner+ (a constant path).

@@ -6,7 +6,7 @@ module RubyLLM
       module Adapters
         # The hooks into acts_as_chat records (RubyLLM::ActiveRecord::ChatMethods)
         # that both lines share.
-        module RecordHooks
+        module RecordHooks # :nodoc:
           # With a history, a question's checkpoint from before it, kept
           # for its message record (every process finds it).
           def add_message(message_or_attributes)

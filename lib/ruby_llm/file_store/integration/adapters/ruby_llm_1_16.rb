@@ -14,7 +14,7 @@ module RubyLLM
         # changes. Messages carry attachments in their content (a
         # RubyLLM::Content), and acts_as_chat records build their chat in
         # to_llm, adding every saved message again on each call.
-        module RubyLLM116
+        module RubyLLM116 # :nodoc:
           extend Line
 
           LINE = '1.16'
@@ -46,7 +46,7 @@ module RubyLLM
 
           # The chat's provider for one request: complete gets the view of
           # the messages; everything else goes to the provider as it is.
-          class RequestProvider < SimpleDelegator
+          class RequestProvider < SimpleDelegator # :nodoc:
             def initialize(provider, files)
               super(provider)
               @files = files
@@ -58,7 +58,7 @@ module RubyLLM
           end
 
           # Prepended to RubyLLM::Chat.
-          module Chat
+          module Chat # :nodoc:
             include ChatHooks
 
             private
@@ -81,14 +81,14 @@ module RubyLLM
 
           # Prepended to RubyLLM::Agent's singleton class, where
           # apply_configuration is private.
-          module Agent
+          module Agent # :nodoc:
             include AgentHooks
 
             private :apply_configuration
           end
 
           # Included into acts_as_chat models, after RecordExtension.
-          module Record
+          module Record # :nodoc:
             include RecordHooks
 
             def to_llm

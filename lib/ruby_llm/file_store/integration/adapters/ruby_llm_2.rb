@@ -8,7 +8,7 @@ module RubyLLM
         # gets Chat#preprocessed_messages, which this adapter hands a view
         # of the messages (RequestView) to; messages carry their
         # attachments (Message#attachments, #with_attachments).
-        module RubyLLM2
+        module RubyLLM2 # :nodoc:
           extend Line
 
           LINE = '2.0'
@@ -51,7 +51,7 @@ module RubyLLM
           ].freeze
 
           # Prepended to RubyLLM::Chat.
-          module Chat
+          module Chat # :nodoc:
             include ChatHooks
 
             private
@@ -71,12 +71,12 @@ module RubyLLM
           end
 
           # Prepended to RubyLLM::Agent's singleton class.
-          module Agent
+          module Agent # :nodoc:
             include AgentHooks
           end
 
           # Included into acts_as_chat models, after RecordExtension.
-          module Record
+          module Record # :nodoc:
             include RecordHooks
 
             private
