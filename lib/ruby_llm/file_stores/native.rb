@@ -77,9 +77,14 @@ module RubyLLM
     #   RubyLLM::FileStores::Native.install!
     #
     # Whatever the ruby_llm version, loading and install! work: every hook
-    # into ruby_llm goes through the adapter of its line (FileStore::Integration::Adapters),
-    # and with none, with_file_store raises IncompatibleRubyLLMError when
-    # called.
+    # into ruby_llm goes through the adapter of its line, and with none,
+    # with_file_store raises IncompatibleRubyLLMError when called.
+    #
+    # This module is the gem's own: install!, installed?, VERSION and
+    # IncompatibleRubyLLMError are its public part. Everything else inside
+    # it (the native binding's classes, the methods every store shares, the
+    # history's logs) is internal; the API is RubyLLM::FileStore, its
+    # stores and RubyLLM::NativeDir.
     module Native
       INSTALL_LOCK = Mutex.new
       private_constant :INSTALL_LOCK
@@ -135,7 +140,7 @@ module RubyLLM
       # RubyLLM.config must build its own Configuration, not return the
       # stand-in. Converters registered before that, and the URL settings
       # made then, move over to it.
-      def self.install_configuration!
+      def self.install_configuration! # :nodoc:
         if defined?(RubyLLM::Configuration)
           [ConverterSettings, UrlSettings].each do |settings|
             RubyLLM::Configuration.include(settings) unless RubyLLM::Configuration.include?(settings)
@@ -168,7 +173,7 @@ module RubyLLM
       # Where the gem reports what it recovered from (a converter that
       # raised, an attachment it could not keep): ruby_llm's logger, else
       # Rails', else standard error.
-      def self.logger
+      def self.logger # :nodoc:
         return RubyLLM.logger if RubyLLM.respond_to?(:logger)
         return ::Rails.logger if defined?(::Rails) && ::Rails.respond_to?(:logger) && ::Rails.logger
 
@@ -176,17 +181,18 @@ module RubyLLM
       end
 
       # The converters registered in RubyLLM.config (an empty Hash when none).
-      def self.registered_converters
+      def self.registered_converters # :nodoc:
         config = RubyLLM.respond_to?(:config) ? RubyLLM.config : nil
         config.respond_to?(:file_converters) ? config.file_converters : {}
       end
 
       # The bytes a store's write was given: a String as it is, or what an IO
       # reads from its start (see IoContent.bytes).
+      # :nodoc:
       def self.content_bytes(content) = IoContent.bytes(content)
 
       # Loads ruby_llm when it is installed; nothing when it is not.
-      def self.load_ruby_llm
+      def self.load_ruby_llm # :nodoc:
         require 'ruby_llm'
         true
       rescue LoadError => e
