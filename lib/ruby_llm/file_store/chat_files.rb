@@ -16,7 +16,7 @@ module RubyLLM
   class FileStore
     # A chat's files: its store and tools, the attachments it kept, the
     # long results it saved, and the reads that wait for a request to go
-    # out. ChatExtension keeps one per chat; it is plain Ruby, so it works
+    # out. Integration::ChatExtension keeps one per chat; it is plain Ruby, so it works
     # (and is specced) without ruby_llm, on anything shaped like
     # attachments (filename, content, mime_type), reading messages
     # through a shape: the adapter of the loaded ruby_llm, or
@@ -33,7 +33,7 @@ module RubyLLM
 
       # +on_write+ is called with each StoredFile the conversation writes.
       # +shape+ reads messages: attachments, text, supported? and
-      # rebuild (see Adapters::RubyLLM2).
+      # rebuild (see Integration::Adapters::RubyLLM2).
       def initialize(setup, on_write: nil, shape: PlainMessages)
         @setup = setup
         @on_write = on_write
@@ -181,7 +181,7 @@ module RubyLLM
       end
 
       # A result with files as the shape's ruby_llm takes it (see
-      # Adapters::RubyLLM116.tool_content).
+      # Integration::Adapters::RubyLLM116.tool_content).
       def tool_content(result)
         @shape.respond_to?(:tool_content) ? @shape.tool_content(result) : result
       end

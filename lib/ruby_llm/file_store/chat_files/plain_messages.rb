@@ -5,7 +5,7 @@ module RubyLLM
     class ChatFiles
       # How a chat's messages look to ChatFiles, for plain objects with
       # role, content and attachments; an adapter answers the same for
-      # ruby_llm's (see Adapters).
+      # ruby_llm's (see Integration::Adapters).
       module PlainMessages # :nodoc:
         module_function
 

@@ -15,7 +15,7 @@ module RubyLLM
       #   file_store :memory                          # each chat a new store in memory
       #   file_store nil                              # removes a parent agent's store
       #   file_store owner: -> { Current.user }
-      #   file_store history: { keep: 20 }            # every version of the chat's files (Setup)
+      #   file_store history: { keep: 20 }            # every version of the chat's files (ChatFiles::Setup)
       #   file_store mounts: { 'handbook' => -> { RubyLLM::NativeDir.new('docs/handbook', read_only: true) } }
       #
       # Each lambda among mounts: runs once per chat, as the store's own.

@@ -18,7 +18,7 @@ module RubyLLM
         # the like): sent as converted text, or as a line.
         UNSUPPORTED_TYPES = %i[document unknown].freeze
 
-        # Attaches a store to the chat, with its tools (see Setup for the
+        # Attaches a store to the chat, with its tools (see ChatFiles::Setup for the
         # arguments); nil removes the store and its tools. The chat's own
         # tools keep working. Returns self.
         #
@@ -86,7 +86,7 @@ module RubyLLM
         # +attachment+ as it is sent: a text attachment whose name holds
         # what would forge ruby_llm's <file name='...'> wrapper (a quote,
         # >, a line separator, a bidi control) as a copy named with its
-        # kept name, escaped (Names). The same on every ruby_llm line.
+        # kept name, escaped (ChatFiles::Names). The same on every ruby_llm line.
         def self.shown(attachment)
           return attachment if attachment.respond_to?(:provider_file?) && attachment.provider_file?
           return attachment unless attachment.type == :text

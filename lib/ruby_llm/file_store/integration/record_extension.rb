@@ -32,7 +32,7 @@ module RubyLLM
       #
       # A question's attachments that are already in Active Storage (a
       # blob given to ask, or the blob ruby_llm uploaded for the message
-      # record) are kept by that blob (see AttachmentBlobs), so the
+      # record) are kept by that blob (see ChatFiles::AttachmentBlobs), so the
       # message's attachment and the chat's file share one copy. Inside a
       # transaction, where Active Storage uploads only after the commit,
       # the file is a copy of its own.

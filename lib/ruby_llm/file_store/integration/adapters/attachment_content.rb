@@ -9,7 +9,7 @@ module RubyLLM
         # How both lines hold a URL attachment's bytes: RubyLLM::Attachment
         # fetches a URL on the first call of content and keeps the bytes in
         # @content. The chat's files fetch a URL carefully themselves (see
-        # UrlFetch) and leave the bytes there, so ruby_llm does not fetch
+        # ChatFiles::UrlFetch) and leave the bytes there, so ruby_llm does not fetch
         # it again, unbounded, when the provider needs bytes; bytes
         # ruby_llm fetched already are used as they are.
         module AttachmentContent # :nodoc:

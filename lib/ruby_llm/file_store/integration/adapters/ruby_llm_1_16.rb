@@ -10,7 +10,7 @@ module RubyLLM
         # @provider.complete the chat's messages, and has no
         # preprocessed_messages. For the request, this adapter puts a
         # provider in front of the chat's own (RequestProvider) that sends a
-        # view of the messages (RequestView) instead; chat.messages never
+        # view of the messages (ChatFiles::RequestView) instead; chat.messages never
         # changes. Messages carry attachments in their content (a
         # RubyLLM::Content), and acts_as_chat records build their chat in
         # to_llm, adding every saved message again on each call.

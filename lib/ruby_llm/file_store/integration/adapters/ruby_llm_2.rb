@@ -6,7 +6,7 @@ module RubyLLM
       module Adapters
         # ruby_llm 2.0 (its main branch until it is released): the provider
         # gets Chat#preprocessed_messages, which this adapter hands a view
-        # of the messages (RequestView) to; messages carry their
+        # of the messages (ChatFiles::RequestView) to; messages carry their
         # attachments (Message#attachments, #with_attachments).
         module RubyLLM2 # :nodoc:
           extend Line
