@@ -22,7 +22,7 @@ module RubyLLM
   # modules are included, so they only fill what is missing.
   class FileStore
     include FileStores::Native::StoreMethods
-    include FileStores::Native::Glue::OwnerScoping
+    include FileStores::Native::OwnerScoping
     singleton_class.include(FileStores::Native::PathRules)
 
     # Why a store for an owner refuses to delete the shared file at +path+.

@@ -34,7 +34,7 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage do
   end
 
   it 'remembers which attachment each file was kept for in the row, for a new store on the chat' do
-    keeper = RubyLLM::FileStores::Native::Glue::Keeper
+    keeper = RubyLLM::FileStore::ChatFiles::Keeper
     kept, = keeper.new(store).keep_attachment('brief.txt', "A draft brief.\n")
     store.write('brief.txt', "A final brief.\n")
     again, written = keeper.new(store_for(Chat.find(chat.id))).keep_attachment('brief.txt', "A draft brief.\n")

@@ -4,7 +4,7 @@ module RubyLLM
   class FileStore
     # The +inline_limit+ macro of tool classes: the characters a tool's result
     # may have and still go to the model whole. Longer results are saved in
-    # the chat's files (see FileStores::Native::Glue::LongResults).
+    # the chat's files (see FileStore::ChatFiles::LongResults).
     #
     #   class SearchDocs < RubyLLM::Tool
     #     inline_limit false     # pages its own results: always sent whole

@@ -59,7 +59,7 @@ module RubyLLM
       # files, the lock and max_bytes with this store, and remembers its own
       # reads.
       def for_owner(owner)
-        key = FileStores::Native::Glue::Owner.key(owner)
+        key = FileStores::Native::Owner.key(owner)
         clone(freeze: false).owner_view(owner, key)
       end
 

@@ -44,8 +44,8 @@ require_relative 'native/store_methods'
 require_relative 'native/write_events'
 require_relative 'native/read_only_guard'
 require_relative 'native/path_rules'
-require_relative 'native/glue/owner'
-require_relative 'native/glue/owner_scoping'
+require_relative 'native/owner'
+require_relative 'native/owner_scoping'
 require_relative '../file_store'
 require_relative '../file_store/inline_limit'
 require_relative '../file_store/converters'
@@ -54,7 +54,8 @@ require_relative '../native_dir'
 require_relative '../file_store/directory'
 require_relative '../file_store/mounts'
 require_relative '../file_store/tools'
-require_relative 'native/glue'
+require_relative '../file_store/chat_files'
+require_relative '../file_store/integration'
 require_relative 'native/active_record_models'
 # The Active Storage store loads when first named, in apps that use it.
 RubyLLM::FileStore.autoload(:ActiveStorage, File.expand_path('../file_store/active_storage', __dir__))
@@ -76,9 +77,14 @@ module RubyLLM
     #   RubyLLM::FileStores::Native.install!
     #
     # Whatever the ruby_llm version, loading and install! work: every hook
-    # into ruby_llm goes through the adapter of its line (Glue::Adapters),
-    # and with none, with_file_store raises IncompatibleRubyLLMError when
-    # called.
+    # into ruby_llm goes through the adapter of its line, and with none,
+    # with_file_store raises IncompatibleRubyLLMError when called.
+    #
+    # This module is the gem's own: install!, installed?, VERSION and
+    # IncompatibleRubyLLMError are its public part. Everything else inside
+    # it (the native binding's classes, the methods every store shares, the
+    # history's logs) is internal; the API is RubyLLM::FileStore, its
+    # stores and RubyLLM::NativeDir.
     module Native
       INSTALL_LOCK = Mutex.new
       private_constant :INSTALL_LOCK
@@ -96,14 +102,14 @@ module RubyLLM
       # Puts the integration into the loaded ruby_llm: with_file_store,
       # file_store and after_file_write into RubyLLM::Chat, the file_store
       # macro into RubyLLM::Agent, inline_limit into RubyLLM::Tool, the
-      # adapter's hooks when the loaded ruby_llm has one (Glue::Adapters),
+      # adapter's hooks when the loaded ruby_llm has one (FileStore::Integration::Adapters),
       # with_code_execution, and, when its Rails integration loads, Active
-      # Storage files into acts_as_chat records (Glue::RecordExtension).
+      # Storage files into acts_as_chat records (FileStore::Integration::RecordExtension).
       # Returns true when it installed, false when it had.
       def self.install!
         installed = install_chat!
         RubyLLM::FileStore::CodeExecution::ChatExtension.install if defined?(RubyLLM::FileStore::CodeExecution)
-        Glue::RecordExtension.install_when_loaded
+        FileStore::Integration::RecordExtension.install_when_loaded
         installed
       end
 
@@ -114,12 +120,12 @@ module RubyLLM
 
           install_configuration! if respond_to?(:install_configuration!)
           RubyLLM::Tool.extend(RubyLLM::FileStore::InlineLimit) if defined?(::RubyLLM::Tool)
-          RubyLLM::Chat.prepend(Glue::ChatExtension)
+          RubyLLM::Chat.prepend(FileStore::Integration::ChatExtension)
           if defined?(::RubyLLM::Agent)
-            RubyLLM::Agent.extend(Glue::AgentExtension::ClassMethods)
-            RubyLLM::Agent.include(Glue::AgentExtension::InstanceMethods)
+            RubyLLM::Agent.extend(FileStore::Integration::AgentExtension::ClassMethods)
+            RubyLLM::Agent.include(FileStore::Integration::AgentExtension::InstanceMethods)
           end
-          Glue::Adapters.current&.install!
+          FileStore::Integration::Adapters.current&.install!
           @installed = true
         end
       end
@@ -134,7 +140,7 @@ module RubyLLM
       # RubyLLM.config must build its own Configuration, not return the
       # stand-in. Converters registered before that, and the URL settings
       # made then, move over to it.
-      def self.install_configuration!
+      def self.install_configuration! # :nodoc:
         if defined?(RubyLLM::Configuration)
           [ConverterSettings, UrlSettings].each do |settings|
             RubyLLM::Configuration.include(settings) unless RubyLLM::Configuration.include?(settings)
@@ -167,7 +173,7 @@ module RubyLLM
       # Where the gem reports what it recovered from (a converter that
       # raised, an attachment it could not keep): ruby_llm's logger, else
       # Rails', else standard error.
-      def self.logger
+      def self.logger # :nodoc:
         return RubyLLM.logger if RubyLLM.respond_to?(:logger)
         return ::Rails.logger if defined?(::Rails) && ::Rails.respond_to?(:logger) && ::Rails.logger
 
@@ -175,17 +181,18 @@ module RubyLLM
       end
 
       # The converters registered in RubyLLM.config (an empty Hash when none).
-      def self.registered_converters
+      def self.registered_converters # :nodoc:
         config = RubyLLM.respond_to?(:config) ? RubyLLM.config : nil
         config.respond_to?(:file_converters) ? config.file_converters : {}
       end
 
       # The bytes a store's write was given: a String as it is, or what an IO
       # reads from its start (see IoContent.bytes).
+      # :nodoc:
       def self.content_bytes(content) = IoContent.bytes(content)
 
       # Loads ruby_llm when it is installed; nothing when it is not.
-      def self.load_ruby_llm
+      def self.load_ruby_llm # :nodoc:
         require 'ruby_llm'
         true
       rescue LoadError => e

@@ -79,7 +79,7 @@ RSpec.describe RubyLLM::FileStore::Tools, 'with RubyLLM::Tool defined' do
   # A stand-in for ruby_llm 2.0's RubyLLM::Tool (the class-level API the
   # tools meet: tool_name derived from the class name, description, call),
   # defined in a forked child so the rest of the suite runs without it. The
-  # integration spec against ruby_llm itself belongs to the RubyLLM glue.
+  # integration spec against ruby_llm itself belongs to the ruby_llm integration.
   def in_child_with_tool_class
     reader, writer = IO.pipe
     pid = fork do

@@ -24,7 +24,7 @@ module RubyLLM
         # CodeExecution.new's. Returns the chat.
         def with_code_execution(**options)
           if RubyLLM.const_defined?(:Chat) && is_a?(RubyLLM::Chat)
-            RubyLLM::FileStores::Native::Glue::Adapters.current!('with_code_execution')
+            RubyLLM::FileStore::Integration::Adapters.current!('with_code_execution')
           end
           store = respond_to?(:file_store) ? file_store : nil
           unless store
@@ -46,7 +46,7 @@ module RubyLLM
         private
 
         # run_code works on the chat's files, so it follows the chat's store
-        # (called by the file glue's with_file_store): a new store gets a
+        # (called by Integration::ChatExtension#with_file_store): a new store gets a
         # runner over it with the same options, and removing the store
         # removes run_code.
         def code_execution_follow_store
@@ -69,8 +69,8 @@ module RubyLLM
 
         # Files a run changed in a folder store never pass through the
         # store's write, so the chat's after_file_write callbacks (the file
-        # glue's file_store_written) hear of them here. A staged run saves
-        # through the store's write, which the glue already follows.
+        # integration's file_store_written) hear of them here. A staged run saves
+        # through the store's write, which the integration already follows.
         def code_execution_wrote(file)
           file_store_written(file) if respond_to?(:file_store_written, true)
         end

@@ -4,10 +4,10 @@ module RubyLLM
   module FileStores
     module Native
       # Which file a chat kept each attachment as (see
-      # Glue::Keeper#keep_attachment), part of StoreMethods.
+      # FileStore::ChatFiles::Keeper#keep_attachment), part of StoreMethods.
       module AttachmentMemory
         # The path of the file a chat kept an attachment as, by the
-        # attachment's key (see Glue::Keeper.attachment_key), or nil. A chat
+        # attachment's key (see FileStore::ChatFiles::Keeper.attachment_key), or nil. A chat
         # loaded again shows its earlier attachments under the same names,
         # even after the model changed those files. This default remembers
         # for as long as the store object lives; a store that keeps its files

@@ -6,7 +6,7 @@ module RubyLLM
   module FileStores
     module Native
       # The settings of the fetch that keeps a URL attachment in a chat's
-      # files (see Glue::UrlFetch):
+      # files (see FileStore::ChatFiles::UrlFetch):
       #
       #   RubyLLM.configure do |config|
       #     config.attachment_url_max_bytes = 20 * 1024 * 1024   # default 50 MB

@@ -6,7 +6,7 @@ RSpec.describe RubyLLM::FileStore::CodeExecution::ChatExtension do
   include_context 'with code execution'
 
   # What the extension needs of a chat: file_store, with_tools, and the
-  # file glue's file_store_written.
+  # integration's file_store_written.
   let(:chat_class) do
     Class.new do
       include RubyLLM::FileStore::CodeExecution::ChatExtension
@@ -45,7 +45,7 @@ RSpec.describe RubyLLM::FileStore::CodeExecution::ChatExtension do
     expect(chat.written).to eq(['hi.txt'])
   end
 
-  it 'leaves staged writes to the glue, which sees them go through the store' do
+  it 'leaves staged writes to the integration, which sees them go through the store' do
     chat = chat_class.new
     chat.file_store = RubyLLM::FileStore::Memory.new
     chat.with_code_execution(**CodeExecutionHelper::FAST)

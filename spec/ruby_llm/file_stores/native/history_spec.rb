@@ -52,7 +52,7 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
 
     it "keeps no history of a chat's long tool results under results/" do
       store = RubyLLM::FileStore::Memory.new(history: true)
-      long = RubyLLM::FileStores::Native::Glue::LongResults.new(store, limit: 1000)
+      long = RubyLLM::FileStore::ChatFiles::LongResults.new(store, limit: 1000)
       _, file = long.shape('search_files', 'x' * 5000)
       expect(file.path).to start_with('results/')
       expect(store.versions(file.path)).to eq([])
@@ -162,7 +162,7 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
   end
 
   describe 'with_file_store(history:) and file_store history:' do
-    let(:setup) { RubyLLM::FileStores::Native::Glue::Setup }
+    let(:setup) { RubyLLM::FileStore::ChatFiles::Setup }
     let(:memory_default) { -> { RubyLLM::FileStore::Memory.new } }
 
     it 'makes the default store, :memory or a folder with history; refuses a store object or a folder given true' do
@@ -178,9 +178,9 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
     end
 
     it "takes history: in an agent's file_store, checked when declared" do
-      declared = RubyLLM::FileStores::Native::Glue::AgentFileStore.declare(history: { keep: 20 })
+      declared = RubyLLM::FileStore::Integration::AgentFileStore.declare(history: { keep: 20 })
       expect(declared.options).to eq(history: { keep: 20 })
-      expect { RubyLLM::FileStores::Native::Glue::AgentFileStore.declare(histories: true) }
+      expect { RubyLLM::FileStore::Integration::AgentFileStore.declare(histories: true) }
         .to raise_error(ArgumentError, /history:/)
     end
 

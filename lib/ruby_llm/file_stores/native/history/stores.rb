@@ -8,7 +8,7 @@ module RubyLLM
       module History
         # The stores with_file_store(history:) and an agent's
         # file_store history: give, and the question checkpoints a chat
-        # takes (Glue::ChatFiles).
+        # takes (FileStore::ChatFiles).
         module Stores
           module_function
 
@@ -17,7 +17,7 @@ module RubyLLM
           # a Memory), :memory, or a folder (whose history is a folder too).
           def resolve(store, default, history)
             case store
-            when Glue::Setup::DEFAULT then default_with(default, history)
+            when FileStore::ChatFiles::Setup::DEFAULT then default_with(default, history)
             when :memory then RubyLLM::FileStore::Memory.new(history:)
             when String, Pathname then folder(store.to_s, history)
             else
