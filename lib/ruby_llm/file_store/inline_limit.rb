@@ -16,7 +16,7 @@ module RubyLLM
     #
     # Subclasses inherit the setting; +inline_limit nil+ goes back to the
     # chat's limit. With ruby_llm loaded, RubyLLM::Tool is extended with it.
-    module InlineLimit
+    module InlineLimit # :nodoc:
       UNSET = Object.new.freeze
       private_constant :UNSET
 

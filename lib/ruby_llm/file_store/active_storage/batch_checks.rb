@@ -10,7 +10,7 @@ module RubyLLM
       # once for the batch (its paths, the folders they make, its total size
       # and the sizes of the store's files at the batch's paths), each file
       # accepted counted for the next.
-      class BatchChecks
+      class BatchChecks # :nodoc:
         # The checks of +files+ (each { path:, byte_size:, ... }).
         def initialize(rows, files)
           @rows = rows

@@ -9,7 +9,7 @@ module RubyLLM
       # upsert_all on their ids (every NOT NULL column given, only the
       # file's own columns changed: read_digest and attachment_key keep
       # their values).
-      class BatchRows
+      class BatchRows # :nodoc:
         def initialize(rows)
           @rows = rows
         end

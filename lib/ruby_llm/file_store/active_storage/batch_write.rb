@@ -13,7 +13,7 @@ module RubyLLM
       # insert_all, and
       # updates the replaced rows. A batch the database refuses is written
       # again one file at a time, so only the files at fault are unsaved.
-      class BatchWrite
+      class BatchWrite # :nodoc:
         # Files and bytes in one batch: what a batch holds in memory.
         BATCH_FILES = 500
         BATCH_BYTES = 32 * 1024 * 1024

@@ -13,7 +13,7 @@ module RubyLLM
       # deletes what it uploaded (discard), and one killed on the way leaves
       # a blob that purge_orphans finds. A blob that a file no longer uses
       # is purged after the commit, unless another attachment still uses it.
-      class Blobs
+      class Blobs # :nodoc:
         # A text file up to this size keeps its text in its row too, so
         # search and read need no download.
         TEXT_IN_ROW_MAX = 8 * 1024 * 1024

@@ -21,7 +21,7 @@ module RubyLLM
       # process stops, the one holding the lock included; and with no
       # +timeout+ in database.yml, Rails 8 does not wait at all. SqliteWait
       # installs a handler that sleeps in Ruby instead.
-      class ChatLock
+      class ChatLock # :nodoc:
         # A lock on +chat+'s row, held by one store object: reentrant in the
         # thread or fiber holding it.
         def initialize(chat)
@@ -88,7 +88,7 @@ module RubyLLM
         # busy_handler_timeout= it then sets. Rails 8 sets none without a
         # +timeout+, and Rails 7 sets SQLite's own busy timeout, which holds
         # the global lock.
-        module SqliteWait
+        module SqliteWait # :nodoc:
           DEFAULT_TIMEOUT_MS = 5000
           DEPTHS = ObjectSpace::WeakMap.new
           DEPTHS_LOCK = Mutex.new

@@ -16,7 +16,7 @@ module RubyLLM
       # holds and its entries are whole numbers, in order, inside the blob;
       # any other is read past, as a blob without one. Without a verifier
       # (Active Storage not booted by Rails) no index is written or believed.
-      module LineIndex
+      module LineIndex # :nodoc:
         # The purpose the signature is made for, so no other signed message
         # of the application passes for one.
         PURPOSE = 'ruby_llm_line_index'

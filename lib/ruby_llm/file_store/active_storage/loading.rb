@@ -6,7 +6,7 @@ module RubyLLM
       # Loads the store's Rails parts (the ChatFile model, the HasChatFiles
       # concern) on first use, so the gem loads without Rails
       # (ActiveStorage.load_models!).
-      module Loading
+      module Loading # :nodoc:
         LOAD_LOCK = Mutex.new
         private_constant :LOAD_LOCK
 

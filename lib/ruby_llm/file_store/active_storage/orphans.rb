@@ -19,7 +19,7 @@ module RubyLLM
       # it uploads the file, so a younger one may be a write under way.
       # Each is checked again as it is deleted, so a blob attached meanwhile
       # stays.
-      module Orphans
+      module Orphans # :nodoc:
         GRACE = 3600
         BATCH = 500
 

@@ -18,7 +18,7 @@ module RubyLLM
       # that transaction, and a process killed before it commits can leave a
       # file no row names (as a transaction rolled back deletes it, a kill
       # cannot). Used by Blobs.
-      class PendingBlobs
+      class PendingBlobs # :nodoc:
         # +lock+ is the store's ChatLock: whether it holds the outermost
         # transaction decides where the rows commit.
         def initialize(lock)

@@ -18,7 +18,7 @@ module RubyLLM
       # they did not read. A read-only store keeps its reads in the store
       # object, never in the rows: other chats may read the same rows, and
       # no change through it needs the digest.
-      class RowMemory
+      class RowMemory # :nodoc:
         def initialize(rows, read_only)
           @rows = rows
           @read_only = read_only

@@ -7,7 +7,7 @@ module RubyLLM
       # the store sees (its owner's and those without an owner, the owner's
       # first where both have a path) and writes (its owner's), and the
       # folder and room rules a write checks.
-      class Rows
+      class Rows # :nodoc:
         # Every column but +text+, which can be large.
         LIST_COLUMNS = %i[id path owner_type owner_id content_type byte_size digest updated_at].freeze
 

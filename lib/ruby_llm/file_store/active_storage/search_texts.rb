@@ -8,7 +8,7 @@ module RubyLLM
       # text kept in the row, or a blob with none, downloaded whole when
       # small and else streamed into the search engine as it downloads
       # (Download).
-      class SearchTexts
+      class SearchTexts # :nodoc:
         # A text file without its text in the row up to this size is
         # downloaded into memory; a larger one is searched as it downloads.
         DOWNLOAD_IN_MEMORY_MAX = 1 << 20

@@ -9,7 +9,7 @@ module RubyLLM
       # megabyte) or else by streaming the blob and counting lines;
       # each_chunk streams the blob. Files whose text is in their row are
       # read from it.
-      class Streams
+      class Streams # :nodoc:
         # Bytes read, downloaded or pushed at a time.
         CHUNK = 1024 * 1024
 

@@ -11,7 +11,7 @@ module RubyLLM
       # row keeps), then handed to Active Storage as an IO, which uploads it
       # in parts. Content that cannot be read twice (a pipe) is spooled to a
       # Tempfile on the way; close removes it.
-      class Upload
+      class Upload # :nodoc:
         # { digest:, byte_size:, text: (the row's, or nil), line_index:, checksum: }
         attr_reader :summary, :content_type
         # The uploaded blob (see #upload), or nil.
@@ -55,7 +55,7 @@ module RubyLLM
         # this uploads the content first, as a write without history does,
         # so the lock is held only to save the file's row and its version,
         # never during an upload. The store's write takes the Upload as it is.
-        module BeforeLock
+        module BeforeLock # :nodoc:
           # See ActiveStorage#write.
           def write(path, content, content_type: nil)
             return super if content.is_a?(::ActiveStorage::Blob) || content.is_a?(Upload) || !history_recording?

@@ -6,7 +6,7 @@ module RubyLLM
       # The history of a chat's files (history: true, or { keep:, keep_for: }):
       # a VersionLog over ruby_llm_chat_file_versions, each version holding
       # the blob its file had.
-      module Versions
+      module Versions # :nodoc:
         module_function
 
         # The VersionLog of +chat+ for +option+, or nil without history.

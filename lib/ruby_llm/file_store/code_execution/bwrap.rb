@@ -18,7 +18,7 @@ module RubyLLM
       # bubblewrap allows it; the host's uid stays the owner of what it
       # writes, so the host takes away setuid, setgid and world-write bits
       # after each run (see Snapshot#sweep).
-      class Bwrap
+      class Bwrap # :nodoc:
         # /etc entries programs commonly read; the rest of /etc stays out.
         ETC = %w[passwd group hosts nsswitch.conf localtime timezone ssl ca-certificates alternatives
                  ld.so.cache ld.so.conf ld.so.conf.d fonts mime.types os-release debian_version].freeze

@@ -9,7 +9,7 @@ module RubyLLM
       # RubyLLM::FileStores::Native.install!, once ruby_llm is loaded.
       #
       #   chat = RubyLLM.chat.with_file_store('tmp/work').with_code_execution(python: %w[pandas matplotlib])
-      module ChatExtension
+      module ChatExtension # :nodoc:
         # Includes the extension into RubyLLM::Chat if it is defined; safe to
         # call again.
         def self.install

@@ -11,7 +11,7 @@ module RubyLLM
       # The languages a runner offers, each found (and for Python with
       # packages, its virtual environment made) once, at construction, so a
       # missing interpreter or package is the caller's error, not the model's.
-      module Environments
+      module Environments # :nodoc:
         # One language: the command before the code file, the code file's
         # extension, the host folders it needs read-only, and its environment.
         Language = Struct.new(:name, :command, :extension, :read_only, :env, :path, :home_files, keyword_init: true)

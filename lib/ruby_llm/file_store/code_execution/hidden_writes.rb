@@ -9,7 +9,7 @@ module RubyLLM
       # file or a link there, or no sandbox to bind with). The tree hides
       # it, so no tool reads what was written there: it is named as not
       # kept, never as saved.
-      module HiddenWrites
+      module HiddenWrites # :nodoc:
         module_function
 
         # The full paths of +placed+ (Swept of each folder) written in

@@ -35,7 +35,7 @@ module RubyLLM
       # (a read-only folder too: what the code writes under it is refused
       # when saved back). A link to a folder would let the code write into
       # a read-only one.
-      class Layout
+      class Layout # :nodoc:
         # A store of the tree: +name+ its mount name ('' for the default
         # store), +kind+ :folder (in place, writable), :read_only (a folder
         # bound read-only) or :staged.

@@ -11,7 +11,7 @@ module RubyLLM
       # would raise where the result is used): one the run created is
       # removed, never through a link; one it changed (the store's own,
       # there before) is left, and both are named like the sweep's removals.
-      module LongPaths
+      module LongPaths # :nodoc:
         module_function
 
         # +sweep+ (of +view+'s folder) without the files whose full paths

@@ -13,7 +13,7 @@ module RubyLLM
       # own (a tree's mount, which hides it in the tree's listing too) is
       # bound over a folder there, so the code sees and writes the mount's
       # files, never the hidden ones no tool reaches.
-      class Mounts
+      class Mounts # :nodoc:
         Mount = Struct.new(:inside, :source, :writable, :hides, keyword_init: true)
 
         # +mounts+ (path in the folder => host path) checked once;

@@ -4,7 +4,7 @@ module RubyLLM
   class FileStore
     class CodeExecution
       # The checked options of a runner.
-      module Options
+      module Options # :nodoc:
         # Limits per run: seconds of wall time, bytes of memory, processes
         # and threads, bytes per file written, bytes kept of stdout and of
         # stderr each, and the budget of what a run may leave: files and

@@ -26,14 +26,14 @@ module RubyLLM
       # Where the folder cannot be laid out at the run (its entries cannot
       # be read, or it grew past MAX_ENTRIES since the layout was chosen)
       # the run is refused: the tool answers { error: }.
-      module ReadOnlyRoot
+      module ReadOnlyRoot # :nodoc:
         MAX_ENTRIES = 256
         # Of the command line, well below the kernel's ARG_MAX (2 MB with
         # the usual 8 MB stack).
         MAX_BYTES = 512 * 1024
 
         # A folder past MAX_ENTRIES or MAX_BYTES.
-        class TooWide < StandardError; end
+        class TooWide < StandardError; end # :nodoc:
 
         module_function
 

@@ -15,7 +15,7 @@ module RubyLLM
       # relative to another working folder, or a path with spaces or a
       # colon outside quotes is not named; the run's notes still say which
       # mounts are read-only.
-      module ReadOnlyWrites
+      module ReadOnlyWrites # :nodoc:
         MESSAGE = 'Read-only file system'
         # The most paths named: the output is the code's, which may repeat
         # the message with a new path on each of a million lines.

@@ -4,7 +4,7 @@ module RubyLLM
   class FileStore
     class CodeExecution
       # The Result of a run, in words the model acts on.
-      module Report
+      module Report # :nodoc:
         REMOVED = {
           budget: 'Not kept, past what one run may leave (%<budget>s)',
           name: 'Removed, with names the files cannot hold (control characters, or not UTF-8)',

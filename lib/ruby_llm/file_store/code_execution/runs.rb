@@ -12,7 +12,7 @@ module RubyLLM
       # read-only) or staged in one scratch folder laid out with the tree's
       # full paths (the files the model named copied in, what the run
       # created or changed saved back through the store after it).
-      module Runs
+      module Runs # :nodoc:
         include Sweeps
 
         # What one run carries from its start to its result.

@@ -9,7 +9,7 @@ module RubyLLM
       # depth a store path may have. After the run, #sweep walks it again,
       # without following links and with no path longer than one name, so a
       # tree of any depth is safe to meet.
-      class Snapshot
+      class Snapshot # :nodoc:
         # The members of a Sweep that are lists of paths.
         PATHS = %i[created changed deleted links too_deep stripped unreadable].freeze
 

@@ -16,7 +16,7 @@ module RubyLLM
       # meanwhile: a file is written back only when the store's version is
       # still the one the run started from (checked under the store's lock);
       # else the store's stays and the run's is named as not saved.
-      module Staging
+      module Staging # :nodoc:
         SHM = '/dev/shm'
         SCRATCH_IN_MEMORY = 32 * 1024 * 1024
 

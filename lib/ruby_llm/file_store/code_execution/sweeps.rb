@@ -10,7 +10,7 @@ module RubyLLM
     class CodeExecution
       # What a run (Runs) left in each folder of its tree, held to the
       # run's budget and each store's cap, and the Result made of it.
-      module Sweeps
+      module Sweeps # :nodoc:
         private
 
         # Each folder's sweep (a Swept), the run's budget shared among them

@@ -73,7 +73,7 @@ module RubyLLM
         end
 
         # What a run_code tool does.
-        module Behaviour
+        module Behaviour # :nodoc:
           attr_reader :runner
 
           def initialize(runner)

@@ -5,7 +5,7 @@ module RubyLLM
     class Memory < FileStore
       # Where a Memory store may put a file, and whether it fits. Included
       # by the store; its methods run under the store's lock.
-      module Checks
+      module Checks # :nodoc:
         private
 
         def folder?(path)

@@ -4,7 +4,7 @@ module RubyLLM
   class FileStore
     class Memory < FileStore
       # Read-only views and moves of a Memory store. Included by the store.
-      module Moves
+      module Moves # :nodoc:
         # Whether the store refuses every change (made with read_only: true,
         # or by #read_only_view).
         def read_only? = @read_only

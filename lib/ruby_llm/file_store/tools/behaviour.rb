@@ -11,7 +11,7 @@ module RubyLLM
       #
       # Each tool module (ListFiles, ReadFile, ...) defines TOOL_NAME,
       # DESCRIPTION, PARAMETERS (a JSON schema) and execute.
-      module Behaviour
+      module Behaviour # :nodoc:
         # Errors whose message the model can act on.
         MODEL_ERRORS = [Refusal, ArgumentError, RubyLLM::FileNotFoundError, RubyLLM::FileStoreFullError,
                         RubyLLM::FileStore::ConversionError, RubyLLM::FileStore::ReadOnlyError,

@@ -9,7 +9,7 @@ module RubyLLM
       # would leave its tool call without a result and jam the chat (ruby_llm
       # main then raises PendingToolCallsError on every later ask). Only
       # these libraries' errors: a programming error in a store still raises.
-      module DatabaseError
+      module DatabaseError # :nodoc:
         MAX_DETAIL = 300
 
         module_function

@@ -5,7 +5,7 @@ module RubyLLM
     module Tools
       # The words edit_file answers with when an edit does not apply (a
       # Native::EditOutcome that failed), saying what to do instead.
-      module EditRefusal
+      module EditRefusal # :nodoc:
         module_function
 
         # The message for edit +number+ on +path+, whose outcome failed;

@@ -11,7 +11,7 @@ module RubyLLM
       # earlier step deleted or moved it away, or one the patch made), nor
       # stand where the patch has made a folder (a file in it). A store would
       # refuse either part-way, after earlier files were written.
-      module PatchPaths
+      module PatchPaths # :nodoc:
         private
 
         # The store path for +raw+, refused when hidden or named twice.

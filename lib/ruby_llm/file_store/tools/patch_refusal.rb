@@ -6,7 +6,7 @@ module RubyLLM
       # The words apply_patch answers with when a file's hunks do not apply
       # (a Native::PatchOutcome that failed): which hunk of which file, why,
       # and what to send instead. Nothing was changed when it is said.
-      module PatchRefusal
+      module PatchRefusal # :nodoc:
         module_function
 
         # The message for +path+, whose +hunks+ hunks gave +outcome+;

@@ -7,7 +7,7 @@ module RubyLLM
       # steps written in order, each file's read recorded, and a store that
       # refuses a write part-way answered with what already changed, as
       # edit_file does.
-      module PatchWrites
+      module PatchWrites # :nodoc:
         private
 
         # Writes the steps in order; a store that refuses one part-way (full,

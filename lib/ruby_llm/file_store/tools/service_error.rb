@@ -18,7 +18,7 @@ module RubyLLM
       # any frame of this gem (an error in a block this gem gave the service,
       # such as a download's, is this gem's own). Programming errors
       # (NoMethodError, ArgumentError...) still raise.
-      module ServiceError
+      module ServiceError # :nodoc:
         # The namespaces of the service clients' errors: aws-sdk-s3
         # (Aws::S3::Errors::ServiceError, Aws::Errors::...) and its HTTP layer
         # (Seahorse::Client::NetworkingError), google-cloud-storage

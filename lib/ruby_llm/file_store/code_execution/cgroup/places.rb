@@ -3,11 +3,11 @@
 module RubyLLM
   class FileStore
     class CodeExecution
-      class Cgroup
+      class Cgroup # :nodoc:
         # Where this process may make cgroups for its runs: under its own
         # cgroup, in cgroup v2 when the pids controller is on for children
         # there, else in the v1 pids (and memory) hierarchies.
-        module Places
+        module Places # :nodoc:
           ROOT = '/sys/fs/cgroup'
 
           module_function

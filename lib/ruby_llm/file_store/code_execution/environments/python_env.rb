@@ -8,10 +8,10 @@ require 'open3'
 module RubyLLM
   class FileStore
     class CodeExecution
-      module Environments
+      module Environments # :nodoc:
         # Python virtual environments, one per interpreter and package set,
         # made with venv and pip under the cache folder and kept there.
-        module PythonEnv
+        module PythonEnv # :nodoc:
           PACKAGE = /\A[A-Za-z0-9][A-Za-z0-9._\-\[\],]*(?:\s*(?:[=<>!~]=?|===)\s*[A-Za-z0-9.*+!_-]+)*\z/
           READY = '.ruby_llm_ready'
           MPLCONFIG = '.ruby_llm_mplconfig'
