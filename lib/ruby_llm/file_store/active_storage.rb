@@ -19,6 +19,7 @@ require_relative 'active_storage/batch_rows'
 require_relative 'active_storage/batch_fallback'
 require_relative 'active_storage/batch_write'
 require_relative 'active_storage/moves'
+require_relative 'active_storage/version_limits'
 require_relative 'active_storage/version_log'
 require_relative 'active_storage/versions'
 

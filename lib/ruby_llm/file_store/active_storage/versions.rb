@@ -31,7 +31,7 @@ module RubyLLM
                                                'generate ruby_llm:file_store:upgrade, then bin/rails db:migrate'
           end
 
-          VersionLog.new(@chat, **FileStores::Native::History.limits(option))
+          VersionLog.new(@chat, **FileStores::Native::History.limits(option), given: option != true)
         end
 
         # keep_blob is a change too (a kept attachment, by :attachment): the
@@ -50,8 +50,12 @@ module RubyLLM
         def history_owner = @owner && [@owner.class.polymorphic_name, @owner.id]
 
         # A version holds the blob the file has: nothing is copied or sent.
+        # The file an owner's view has before its first change of a shared
+        # file is the shared one, whose blob its first version holds.
         def history_keep_bytes(_log, path, _file, _written = nil)
-          at_paths(own_rows, path).joins(:file_attachment).pick(::ActiveStorage::Attachment.arel_table[:blob_id])
+          blob_id = ::ActiveStorage::Attachment.arel_table[:blob_id]
+          at_paths(own_rows, path).joins(:file_attachment).pick(blob_id) ||
+            (@owner && at_paths(visible_rows, path).joins(:file_attachment).pick(blob_id))
         end
       end
     end
