@@ -7,7 +7,8 @@ require_relative 'support/ruby_llm_records'
 # ruby_llm copy, through the scripted OpenAI-compatible server, each
 # with_server in a process of its own: the chat found again in a second
 # process keeps its history and its questions' checkpoints, and rewind(to:)
-# a question asked in the first puts back the files it was asked over.
+# a question asked in the first puts back the files it was asked over; an
+# agent's file_store history: { keep: } is the chat's bound after a reload.
 RSpec.describe 'acts_as_chat records with a history of their files', :integration do
   before(:context) { RubyLLMRecords.create_tables! }
 
@@ -65,6 +66,54 @@ RSpec.describe 'acts_as_chat records with a history of their files', :integratio
       expect(facts[:rewound]).to eq(asked[:before_second])
       expect(asked[:before_second]).to eq('notes.md' => "one\n")
       expect(facts[:kinds].count('checkpoint')).to eq(3)
+    end
+
+    it "keeps an agent's file_store history: { keep: 3 } on its chat: found again without the agent, the bound holds" do
+      first = [s.tool_calls(['write_file', { path: 'notes.md', content: "one\n" }]), s.text('Written.'),
+               s.tool_calls(['read_file', { path: 'notes.md' }]),
+               s.tool_calls(['edit_file', { path: 'notes.md', old_text: 'one', new_text: 'two' }],
+                            ['write_file', { path: 'b.md', content: 'b' }]), s.text('Edited.')]
+      asked = with_server(first) do
+        writer = Class.new(RubyLLM::Agent) do
+          chat_model LlmChat
+          model 'gpt-4.1-mini', **RubyLLMSource.chat_options
+          file_store tools: %i[read write edit delete], history: { keep: 3 }
+        end
+        agent = writer.create!
+        agent.ask 'Write the notes'
+        agent.ask 'Change them'
+        { id: agent.id, before_third: contents(agent.file_store) }
+      end
+
+      third = [s.tool_calls(['read_file', { path: 'notes.md' }]),
+               s.tool_calls(['edit_file', { path: 'notes.md', old_text: 'two', new_text: 'three' }],
+                            ['write_file', { path: 'c.md', content: 'c' }]),
+               s.tool_calls(['read_file', { path: 'notes.md' }]),
+               s.tool_calls(['edit_file', { path: 'notes.md', old_text: 'three', new_text: 'four' }]),
+               s.text('Changed twice.')]
+      facts = with_server(third) do |server|
+        chat = find_chat(asked[:id]) # no agent: the store a reload gives, its bounds the chat's
+        chat.ask 'Change them twice'
+        store = chat.file_store
+        after_third = contents(store)
+        kept = store.versions('notes.md').map { |version| store.read_version(version) }
+        questions = chat.llm_messages.where(role: 'user').order(:id).to_a
+        refused = begin
+          store.rewind(to: questions[1])
+        rescue RubyLLM::FileStore::HistoryError => e
+          e.message
+        end
+        store.rewind(to: questions[2])
+        { after_third:, kept:, refused:, rewound: contents(find_chat(asked[:id]).file_store),
+          errors: server.requests.flat_map { |request| tool_contents(request) }.grep(/"error"/) }
+      end
+
+      expect(facts[:errors]).to eq([])
+      expect(asked[:before_third]).to eq('b.md' => 'b', 'notes.md' => "two\n")
+      expect(facts[:after_third]).to eq('b.md' => 'b', 'c.md' => 'c', 'notes.md' => "four\n")
+      expect(facts[:kept]).to eq(%W[four\n three\n two\n]) # keep: 3, kept with the chat
+      expect(facts[:refused]).to match(/no longer kept/)
+      expect(facts[:rewound]).to eq(asked[:before_third])
     end
   end
 end

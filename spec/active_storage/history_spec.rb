@@ -50,13 +50,27 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'with history' do
     expect(again.read('a.md')).to eq('one')
   end
 
-  it 'shows an owner only the versions of its own view' do
-    user = User.create!(name: 'Ann')
-    own = store_for(chat, owner: user, history: true)
-    store.write('shared.md', 'shared')
-    own.write('mine.md', 'mine')
-    expect(own.versions('mine.md').size).to eq(1)
-    expect(store.versions('mine.md')).to eq([])
+  it 'keeps keep: and keep_for: with the chat: a store made with history: true on it again applies them' do
+    given = store_for(chat, history: { keep: 2, keep_for: 60 })
+    given.write('a.md', 'v0')
+    again = store_for(Chat.find(chat.id), history: true) # a reload, another worker: default_file_store
+    3.times { |n| again.write('a.md', "v#{n + 1}") }
+    expect(again.versions('a.md').map { |version| again.read_version(version) }).to eq(%w[v3 v2])
+    later = Time.now + 120
+    allow(Time).to receive(:now).and_return(later)
+    store_for(Chat.find(chat.id), history: true).write('a.md', 'v4')
+    expect(again.versions('a.md').size).to eq(1)
+    store_for(Chat.find(chat.id), history: { keep: 3 }).write('b.md', 'b') # given again: the chat's bounds now
+    third = store_for(Chat.find(chat.id), history: true)
+    3.times { |n| third.write('a.md', "w#{n}") }
+    expect(third.versions('a.md').size).to eq(3)
+    expect(chat.ruby_llm_chat_file_versions.where(kind: 'limits').count).to eq(1)
+    expect(third.changes_since(RubyLLM::FileStore::Checkpoint.new(id: 0)).map(&:path)).to eq(%w[a.md b.md])
+  end
+
+  it_behaves_like 'a store with history for owners' do
+    let(:first_owner) { User.create!(name: 'Ann') }
+    let(:second_owner) { User.create!(name: 'Bo') }
   end
 
   it 'records a kept attachment (keep_blob) as a version by :attachment, sharing its blob' do

@@ -184,3 +184,69 @@ RSpec.shared_examples 'a store with history' do
     expect(versions.first.digest).to eq(sha(store.read('shared.md')))
   end
 end
+
+# The history of a store that keeps files for owners (Memory, Active
+# Storage): an owner's view sees the versions of every file in it, its
+# owner's and the shared ones, and never another owner's; its changes_since
+# and rewind are of its owner's files, the only ones it can change, from what
+# the view showed (a shared file the owner changed was :changed). Include
+# with a `store` made with history (no owner) and two owners, `first_owner`
+# and `second_owner`.
+RSpec.shared_examples 'a store with history for owners' do
+  def contents(view) = view.list.to_h { |file| [file.path, view.read(file.path)] }
+
+  it "shows an owner's view the versions of every file in it, its own and the shared ones, and no other owner's" do
+    alice = store.for_owner(first_owner)
+    bob = store.for_owner(second_owner)
+    store.write('shared.md', "shared one\n")
+    store.write('shared.md', "shared two\n")
+    alice.write('mine.md', 'alice')
+    bob.write('mine.md', 'bob')
+    bob.write('shared.md', "bob's copy\n")
+    read = ->(view, path) { view.versions(path).map { |version| view.read_version(version) } }
+    expect(read.call(alice, 'shared.md')).to eq(["shared two\n", "shared one\n"])
+    expect(read.call(alice, 'mine.md')).to eq(['alice'])
+    expect(read.call(bob, 'shared.md')).to eq(["bob's copy\n", "shared two\n", "shared one\n"])
+    expect(read.call(store, 'shared.md')).to eq(["shared two\n", "shared one\n"])
+    expect(store.versions('mine.md')).to eq([])
+    bobs = bob.versions('mine.md').first
+    [alice, store].each do |view|
+      expect { view.read_version(bobs) }.to raise_error(RubyLLM::FileNotFoundError, /no longer kept/)
+      expect { view.restore(bobs) }.to raise_error(RubyLLM::FileNotFoundError)
+      expect { view.diff(bobs) }.to raise_error(RubyLLM::FileNotFoundError)
+    end
+    expect(contents(alice)).to eq('mine.md' => 'alice', 'shared.md' => "shared two\n")
+  end
+
+  it "restores a shared version in an owner's view as the owner's copy, leaving the shared file to the others" do
+    alice = store.for_owner(first_owner)
+    store.write('plan.md', "one\n")
+    store.write('plan.md', "two\n")
+    first = alice.versions('plan.md').last
+    expect(alice.diff(first)).to eq("--- a/plan.md\n+++ b/plan.md\n@@ -1 +1 @@\n-one\n+two\n")
+    alice.restore(first)
+    expect([alice.read('plan.md'), store.read('plan.md')]).to eq(%W[one\n two\n])
+    expect(alice.versions('plan.md').map(&:change)).to eq(%i[restored changed created])
+    expect(store.versions('plan.md').map(&:change)).to eq(%i[changed created])
+  end
+
+  it "rewinds an owner's view to what it showed: its copy of a shared file back to the shared bytes; others' stay" do
+    alice = store.for_owner(first_owner)
+    bob = store.for_owner(second_owner)
+    store.write('shared.md', "shared\n")
+    checkpoint = alice.checkpoint
+    alice.write('shared.md', "alice's\n")
+    alice.write('mine.md', 'mine')
+    bob.write('bob.md', 'bob')
+    store.write('app.md', 'app')
+    expect(alice.changes_since(checkpoint).map { |change| [change.path, change.change] })
+      .to eq([['mine.md', :created], ['shared.md', :changed]])
+    change = alice.changes_since(checkpoint).last
+    expect(alice.diff(change.before, change.after)).to end_with("-shared\n+alice's\n")
+    alice.rewind(checkpoint)
+    expect(contents(alice)).to eq('app.md' => 'app', 'shared.md' => "shared\n")
+    expect(contents(bob)).to eq('app.md' => 'app', 'bob.md' => 'bob', 'shared.md' => "shared\n")
+    expect(alice.versions('shared.md').map(&:change)).to eq(%i[restored changed created])
+    expect(alice.changes_since(checkpoint)).to eq([])
+  end
+end

@@ -10,7 +10,9 @@ module RubyLLM
     # history:. Its bytes are a blob the chat's files had: a version holds
     # the blob, so neither a file's replacement nor purge_orphans purges it
     # while the version is kept. A forgotten version (past keep: or
-    # keep_for:) lets its blob go.
+    # keep_for:) lets its blob go. A row of kind checkpoint keeps a
+    # question's checkpoint, and one of kind limits the chat's keep: and
+    # keep_for: (RubyLLM::FileStore::ActiveStorage::VersionLimits).
     #
     #   chat.ruby_llm_chat_file_versions # with HasChatFiles, newest last
     class ChatFileVersion < ::ActiveRecord::Base

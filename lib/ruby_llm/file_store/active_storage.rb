@@ -17,6 +17,7 @@ require_relative 'active_storage/search_texts'
 require_relative 'active_storage/batch_checks'
 require_relative 'active_storage/batch_rows'
 require_relative 'active_storage/batch_write'
+require_relative 'active_storage/version_limits'
 require_relative 'active_storage/version_log'
 require_relative 'active_storage/versions'
 

@@ -14,17 +14,20 @@ module RubyLLM
         Record = FileStores::Native::History::Record
         # The kind of a row that keeps a question's checkpoint, not a version.
         CHECKPOINT = 'checkpoint'
-        private_constant :Record
+        NOT_VERSIONS = [CHECKPOINT, VersionLimits::KIND].freeze
+        private_constant :Record, :NOT_VERSIONS
 
-        attr_reader :keep, :keep_for
-
+        # keep: and keep_for: are the chat's (VersionLimits): +given+ says
+        # they were given, else those kept with the chat apply.
         # +max_version_bytes+ is taken and not needed: a version holds its
         # file's blob, so every version is kept.
-        def initialize(chat, keep:, keep_for:, max_version_bytes: nil) # rubocop:disable Lint/UnusedMethodArgument
+        def initialize(chat, keep:, keep_for:, max_version_bytes: nil, given: true) # rubocop:disable Lint/UnusedMethodArgument
           @chat = chat
-          @keep = keep
-          @keep_for = keep_for
+          @limits = VersionLimits.new(chat, { keep:, keep_for: }, given:)
         end
+
+        def keep = @limits.keep
+        def keep_for = @limits.keep_for
 
         def last_id = chat_rows.maximum(:id) || 0
 
@@ -53,6 +56,7 @@ module RubyLLM
         # (their blobs purged after the commit, unless a file or another
         # version still holds them).
         def add(versions)
+          @limits.keep!
           records = versions.map { |fields| record_of(model.create!(columns(fields))) }
           records.map(&:key).uniq.each { |key| forget_past_limits(key) }
           records
@@ -64,6 +68,7 @@ module RubyLLM
         def remember_question(key, id)
           return (@questions ||= {})[key] = id if key.start_with?('/question/object-')
 
+          @limits.keep!
           model.create!(chat: @chat, path: key, path_digest: model.path_digest(key), kind: CHECKPOINT,
                         checkpoint_id: id, created_at: Time.now)
           id
@@ -105,7 +110,7 @@ module RubyLLM
 
         def owner_rows(owner)
           owner_type, owner_id = owner
-          chat_rows.where(owner_type:, owner_id:).where.not(kind: CHECKPOINT)
+          chat_rows.where(owner_type:, owner_id:).where.not(kind: NOT_VERSIONS)
         end
 
         def rows(key) = owner_rows(key.first).where(path_digest: model.path_digest(key.last))

@@ -10,6 +10,8 @@ module RubyLLM
         module_function
 
         # The VersionLog of +chat+ for +option+, or nil without history.
+        # Bounds given (a Hash) are kept with the chat; +true+ takes the
+        # chat's kept bounds (VersionLimits).
         def log(chat, option)
           return nil if option.nil? || option == false
 
@@ -19,13 +21,17 @@ module RubyLLM
                                                'generate ruby_llm:file_store:upgrade, then bin/rails db:migrate'
           end
 
-          VersionLog.new(chat, **FileStores::Native::History.limits(option))
+          VersionLog.new(chat, **FileStores::Native::History.limits(option), given: option != true)
         end
 
         # The blob a version of the store's file at +path+ holds: the file's
-        # own, so nothing is copied or sent.
+        # own, so nothing is copied or sent. The file an owner's view has
+        # before its first change of a shared file is the shared one, whose
+        # blob its first version holds.
         def blob_id(rows, path)
-          rows.at_paths(rows.own, path).joins(:file_attachment).pick(::ActiveStorage::Attachment.arel_table[:blob_id])
+          blob_id = ::ActiveStorage::Attachment.arel_table[:blob_id]
+          rows.at_paths(rows.own, path).joins(:file_attachment).pick(blob_id) ||
+            (rows.owner && rows.at_paths(rows.visible, path).joins(:file_attachment).pick(blob_id))
         end
       end
     end

@@ -113,6 +113,13 @@ module RubyLLM
               RubyLLM::ActiveRecord::ChatFile.table_exists? && record.ruby_llm_chat_files.exists?
           end
 
+          # The store +record+'s chat gets when ruby_llm builds it (see
+          # file_store_chat_built), or nil: its default_file_store when it
+          # has files.
+          def store_when_built(record)
+            record.default_file_store if files?(record)
+          end
+
           # Keeps the attachments of +message_record+ (a question ruby_llm
           # just saved, with its Active Storage attachments) in +chat+'s
           # store by their blobs, before ruby_llm adds the question to the
@@ -171,7 +178,8 @@ module RubyLLM
 
         # The store a bare with_file_store gives this chat: its files in
         # Active Storage, keeping their history when the chat has one (a
-        # reload, another worker: its checkpoints go on).
+        # reload, another worker: its checkpoints go on, and the keep: and
+        # keep_for: kept with it apply; see ActiveStorage::VersionLimits).
         def default_file_store
           RubyLLM::FileStore::ActiveStorage.new(self, history: FileStores::Native::History::Stores.kept_for?(self))
         end

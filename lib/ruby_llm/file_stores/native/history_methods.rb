@@ -18,11 +18,13 @@ module RubyLLM
         def history? = !history_log.nil?
 
         # The versions of the file at +path+ (a deleted one too), newest
-        # first, as RubyLLM::FileVersion values; for a store with an owner,
-        # that owner's.
+        # first, as RubyLLM::FileVersion values. An owner's view sees every
+        # file its owner's and the shared ones, so it sees the versions of
+        # both at +path+ (read_version, restore and diff take them; a shared
+        # one restored becomes the owner's copy), never another owner's.
         def versions(path)
           path = RubyLLM::FileStore.path(path)
-          with_history { |log| log.records([history_owner, path]).reverse.map(&:to_version) }
+          with_history { |log| history_view_records(log, path).reverse.map(&:to_version) }
         end
 
         # The bytes of +version+ (a RubyLLM::FileVersion of this store).
@@ -79,6 +81,10 @@ module RubyLLM
         # What changed since +checkpoint+: a RubyLLM::FileStore::Checkpoint::Change
         # per file created, changed, deleted or moved, sorted by path, with
         # its version then (before, nil when it had none) and now (after).
+        # An owner's view answers for its owner's files, the only ones it can
+        # change: the owner's first change to a shared file is :changed from
+        # the shared version it replaced, and a shared file changed by the
+        # app is not the view's to undo (its versions are in versions(path)).
         def changes_since(checkpoint)
           with_history { |log| History::Rewind.changes(log, history_owner, checkpoint) }
         end
@@ -90,7 +96,9 @@ module RubyLLM
         # RubyLLM::FileStore::HistoryError when a version it needs is no
         # longer kept, having changed nothing. With +to:+ a chat's user
         # message instead, the files go back to how they were when it was
-        # asked (see remember_question).
+        # asked (see remember_question). An owner's view rewinds its owner's
+        # files (see changes_since): a shared file it changed since gets the
+        # bytes the view showed then, as the owner's copy.
         #
         #   chat.file_store.rewind(to: chat.messages.where(role: 'user').second)
         def rewind(checkpoint = nil, to: nil)
@@ -153,8 +161,18 @@ module RubyLLM
             raise ArgumentError, "a version is a RubyLLM::FileVersion from versions(path), not #{version.class}"
           end
 
-          log.record([history_owner, version.path], version.id) ||
-            raise(RubyLLM::FileNotFoundError, "version #{version.id} of #{version.path} is no longer kept")
+          record = log.record([history_owner, version.path], version.id)
+          record ||= log.record([nil, version.path], version.id) if history_owner # a shared file's, in the view
+          record || raise(RubyLLM::FileNotFoundError, "version #{version.id} of #{version.path} is no longer kept")
+        end
+
+        # The versions at +path+ this store's view saw, oldest first (see
+        # History::Views): an owner's view sees the shared file's too.
+        def history_view_records(log, path)
+          own = log.records([history_owner, path])
+          return own if history_owner.nil?
+
+          History::Views.records(own, log.records([nil, path]))
         end
       end
     end

@@ -20,18 +20,10 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
       expect(store.versions('a.md').size).to eq(1)
     end
 
-    it 'shows an owner only the versions of its own view' do
-      store = RubyLLM::FileStore::Memory.new(history: true)
-      alice = store.for_owner(Struct.new(:id).new(1))
-      store.write('shared.md', 'shared')
-      alice.write('mine.md', 'mine')
-      expect(alice.versions('mine.md').size).to eq(1)
-      expect(store.versions('mine.md')).to eq([])
-      expect(alice.versions('shared.md')).to eq([])
-      checkpoint = alice.checkpoint
-      alice.write('mine.md', 'changed')
-      store.write('shared.md', 'changed')
-      expect(alice.changes_since(checkpoint).map(&:path)).to eq(['mine.md'])
+    it_behaves_like 'a store with history for owners' do
+      let(:store) { RubyLLM::FileStore::Memory.new(history: true) }
+      let(:first_owner) { Struct.new(:id).new(1) }
+      let(:second_owner) { Struct.new(:id).new(2) }
     end
 
     it "records each tool's name as what made its change, and gives the model no history tool" do

@@ -8,9 +8,12 @@ module RubyLLM
         # that both lines share.
         module RecordHooks # :nodoc:
           # With a history, a question's checkpoint from before it, kept
-          # for its message record (every process finds it).
+          # for its message record (every process finds it). ruby_llm 1.16
+          # saves a question before it builds the chat (ask on a record
+          # found again): the checkpoint is then the store's the chat will
+          # get (RecordExtension.store_when_built).
           def add_message(message_or_attributes)
-            store = file_store_chat&.file_store
+            store = file_store_chat ? file_store_chat.file_store : RecordExtension.store_when_built(self)
             checkpoint = FileStores::Native::History::Stores.before_question(store)
             record = super
             if record.respond_to?(:role) && record.role.to_s == 'user'
