@@ -194,6 +194,7 @@ end
 # and `second_owner`.
 RSpec.shared_examples 'a store with history for owners' do
   def contents(view) = view.list.to_h { |file| [file.path, view.read(file.path)] }
+  def sha(bytes) = Digest::SHA256.hexdigest(bytes)
 
   it "shows an owner's view the versions of every file in it, its own and the shared ones, and no other owner's" do
     alice = store.for_owner(first_owner)
@@ -248,5 +249,28 @@ RSpec.shared_examples 'a store with history for owners' do
     expect(contents(bob)).to eq('app.md' => 'app', 'bob.md' => 'bob', 'shared.md' => "shared\n")
     expect(alice.versions('shared.md').map(&:change)).to eq(%i[restored changed created])
     expect(alice.changes_since(checkpoint)).to eq([])
+  end
+
+  it "rewinds an owner's view to before its first change of a shared file by deleting its copy: the shared " \
+     "file shows through, the app's changes to it too" do
+    alice = store.for_owner(first_owner)
+    store.write('shared.md', "shared\n")
+    before = alice.checkpoint
+    alice.write('shared.md', "alice's\n")
+    had_copy = alice.checkpoint
+    store.write('shared.md', "the app's\n")
+    alice.rewind(before)
+    expect(alice.read('shared.md')).to eq("the app's\n") # what the shared file holds now, not then
+    store.write('shared.md', "the app's again\n")
+    expect(alice.read('shared.md')).to eq("the app's again\n")
+    expect(alice.shared_file?('shared.md')).to be(true) # alice has no copy of her own
+    expect(alice.versions('shared.md').map { |version| [version.change, alice.read_version(version)] })
+      .to eq([[:changed, "the app's again\n"], [:restored, "the app's\n"], [:changed, "alice's\n"],
+              [:created, "shared\n"]])
+    expect(alice.changes_since(before)).to eq([])
+    alice.rewind(had_copy) # she had a copy then: it comes back, and stays hers
+    store.write('shared.md', "the app's third\n")
+    expect([alice.read('shared.md'), store.read('shared.md')]).to eq(["alice's\n", "the app's third\n"])
+    expect(alice.versions('shared.md').first.digest).to eq(sha(alice.read('shared.md')))
   end
 end

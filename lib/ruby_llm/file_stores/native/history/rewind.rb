@@ -22,12 +22,17 @@ module RubyLLM
             end.sort_by(&:path)
           end
 
+          # The change of the file of +key+ since +checkpoint+, or nil. An
+          # owner's view that had no copy of its own then and has none now
+          # has nothing of the owner's to undo, whatever the app did to the
+          # shared file.
           def change_of(log, key, checkpoint, strict)
             list = log.records(key)
             before = at_checkpoint(list, checkpoint)
             forgotten!(key) if strict && before.nil? && log.forgotten_by?(key, checkpoint.id)
             after = list.last
             return nil if before&.digest == after.digest
+            return nil unless copy?(log, key.first, before) || copy?(log, key.first, after)
 
             before = nil unless before&.digest
             Change.new(path: key.last, change: kind(before, after), before: before&.to_version,
@@ -59,7 +64,8 @@ module RubyLLM
           def run(store, log, owner, checkpoint)
             changes = changes(log, owner, checkpoint, strict: true)
             missing = changes.find do |change|
-              change.before && !log.kept?(log.record([owner, change.path], change.before.id))
+              record = before_record(log, owner, change)
+              copy?(log, owner, record) && !log.kept?(record)
             end
             if missing
               raise RubyLLM::FileStore::HistoryError,
@@ -74,7 +80,7 @@ module RubyLLM
           # a folder was (or the other way) has its place free; when a step
           # fails, the steps done are undone and the error raised.
           def put_back(store, log, owner, changes)
-            deletes, writes = changes.partition { |change| change.before.nil? }
+            deletes, writes = changes.partition { |change| !copy?(log, owner, before_record(log, owner, change)) }
             done = []
             (deletes.sort_by { |change| -change.path.count('/') } + writes).each do |change|
               become(store, log, owner, change.path, change.before)
@@ -90,15 +96,30 @@ module RubyLLM
           end
 
           # Makes the file at +path+ what +version+ holds (nil or a deletion:
-          # no file).
+          # no file). In an owner's view, a version that was the shared file
+          # showing through (the owner had no copy: see Views.copy?) deletes
+          # the owner's copy, so the shared file shows through again with
+          # what it holds now, rather than its old bytes becoming a copy
+          # that would hide the app's later changes.
           def become(store, log, owner, path, version)
-            current = store[path]
-            if version.nil? || version.digest.nil?
-              store.delete(path) if current
-            elsif current&.digest != version.digest
-              record = log.record([owner, path], version.id)
-              store.write(path, log.content(record), content_type: version.content_type)
+            record = version && log.record([owner, path], version.id)
+            if copy?(log, owner, record)
+              store.write(path, log.content(record), content_type: version.content_type) if
+                store[path]&.digest != version.digest
+            elsif store[path] && !store.shared_file?(path)
+              store.delete(path)
             end
+          end
+
+          # Whether +record+ (nil: none) is of a file of +owner+'s view's own
+          # (any file, without an owner), rather than no file or the shared
+          # file showing through.
+          def copy?(log, owner, record)
+            !record&.digest.nil? && (owner.nil? || Views.copy_in?(log, record))
+          end
+
+          def before_record(log, owner, change)
+            change.before && log.record([owner, change.path], change.before.id)
           end
 
           def check(checkpoint)
