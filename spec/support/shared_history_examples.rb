@@ -231,6 +231,23 @@ RSpec.shared_examples 'a store with history for owners' do
     expect(store.versions('plan.md').map(&:change)).to eq(%i[changed created])
   end
 
+  it "restores in an owner's view the shared file's version of now by deleting the owner's copy: the app's " \
+     'later changes show through; an older one stays a copy' do
+    alice = store.for_owner(first_owner)
+    store.write('plan.md', "one\n")
+    store.write('plan.md', "two\n")
+    alice.restore(alice.versions('plan.md').last)
+    store.write('plan.md', "three\n")
+    expect(alice.read('plan.md')).to eq("one\n") # a copy keeps the bytes restore named
+    alice.restore(store.versions('plan.md').first)
+    store.write('plan.md', "four\n")
+    expect(alice.read('plan.md')).to eq("four\n")
+    expect(alice.shared_file?('plan.md')).to be(true)
+    expect(alice.versions('plan.md').map { |version| [version.change, alice.read_version(version)] })
+      .to eq([[:changed, "four\n"], [:restored, "three\n"], [:restored, "one\n"], [:changed, "two\n"],
+              [:created, "one\n"]])
+  end
+
   it "rewinds an owner's view to what it showed: its copy of a shared file back to the shared bytes; others' stay" do
     alice = store.for_owner(first_owner)
     bob = store.for_owner(second_owner)

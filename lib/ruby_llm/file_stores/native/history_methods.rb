@@ -48,12 +48,18 @@ module RubyLLM
 
         # Makes +version+ the file again (a deletion deletes it), recorded as
         # a new version (:restored); a deleted file comes back. Returns the
-        # StoredFile, or nil for a deletion.
+        # StoredFile, or nil for a deletion. In an owner's view, a version
+        # becomes the owner's copy, which keeps its bytes whatever the app
+        # does to the shared file later (the owner cannot change the shared
+        # file, and restore names bytes, where rewind names a time); but a
+        # version holding what the shared file holds now deletes the
+        # owner's copy instead, so the view shows the shared file again.
         def restore(version)
           with_history do |log|
             record = history_record(log, version)
             History.acting(History.by, change: :restored) do
               next delete(record.path) && nil unless record.digest
+              next history_show_shared(record.path) if history_shared_now?(log, record)
 
               write(record.path, log.content(record), content_type: record.content_type)
             end
@@ -164,6 +170,19 @@ module RubyLLM
           record = log.record([history_owner, version.path], version.id)
           record ||= log.record([nil, version.path], version.id) if history_owner # a shared file's, in the view
           record || raise(RubyLLM::FileNotFoundError, "version #{version.id} of #{version.path} is no longer kept")
+        end
+
+        # Whether +record+ holds what the shared file at its path holds now,
+        # in an owner's view: the view shows it without a copy of the owner's.
+        def history_shared_now?(log, record)
+          !history_owner.nil? && record.digest == log.newest([nil, record.path])&.digest
+        end
+
+        # Deletes the owner's copy at +path+, if any, so the shared file
+        # shows through; returns the file the view shows.
+        def history_show_shared(path)
+          delete(path) if self[path] && !shared_file?(path)
+          self[path]
         end
 
         # The versions at +path+ this store's view saw, oldest first (see
