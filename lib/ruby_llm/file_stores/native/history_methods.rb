@@ -21,7 +21,8 @@ module RubyLLM
         # first, as RubyLLM::FileVersion values. An owner's view sees every
         # file its owner's and the shared ones, so it sees the versions of
         # both at +path+ (read_version, restore and diff take them; a shared
-        # one restored becomes the owner's copy), never another owner's.
+        # one restored becomes the owner's copy: see restore), never another
+        # owner's.
         def versions(path)
           path = RubyLLM::FileStore.path(path)
           with_history { |log| history_view_records(log, path).reverse.map(&:to_version) }
@@ -103,8 +104,9 @@ module RubyLLM
         # longer kept, having changed nothing. With +to:+ a chat's user
         # message instead, the files go back to how they were when it was
         # asked (see remember_question). An owner's view rewinds its owner's
-        # files (see changes_since): a shared file it changed since gets the
-        # bytes the view showed then, as the owner's copy.
+        # files (see changes_since): a copy the owner had then comes back;
+        # where the view showed the shared file then, the owner's copy is
+        # deleted, so the shared file shows through with what it holds now.
         #
         #   chat.file_store.rewind(to: chat.messages.where(role: 'user').second)
         def rewind(checkpoint = nil, to: nil)
