@@ -11,8 +11,7 @@ fn docs(list: &[(&str, Option<&str>)]) -> Vec<(String, Option<Vec<u8>>)> {
 fn search(pattern: &str, opts: Options, list: &[(&str, Option<&str>)]) -> String {
     Search::new(pattern, opts)
         .unwrap()
-        .texts(&docs(list), None, &Cancel::new())
-        .unwrap()
+        .texts(&docs(list), &Cancel::new()).unwrap().text()
 }
 
 #[test]
@@ -179,8 +178,7 @@ fn utf16_with_a_bom_and_invalid_utf8() {
     ];
     let out = Search::new("hello", Options::default())
         .unwrap()
-        .texts(&docs, None, &Cancel::new())
-        .unwrap();
+        .texts(&docs, &Cancel::new()).unwrap().text();
     assert_eq!(out, "bad:1:ok \u{fffd} hello\nw:1:hello wide\n");
 }
 
@@ -189,9 +187,7 @@ fn a_cancelled_search_stops() {
     let cancel = Cancel::new();
     cancel.cancel();
     let err = Search::new("x", Options::default()).unwrap().texts(
-        &docs(&[("a", Some("x"))]),
-        None,
-        &cancel,
+        &docs(&[("a", Some("x"))]), &cancel,
     );
     assert!(err.unwrap_err().is_cancelled());
 }
@@ -226,7 +222,7 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     let mut texts = HashMap::new();
     texts.insert("doc.pdf".to_string(), b"extracted hit\n".to_vec());
     let root_fd = &store.root_fd();
-    let out = search.folder(root_fd, "", None, &texts, &c).unwrap();
+    let out = search.folder(root_fd, "", None, &texts, &c).unwrap().text();
     assert_eq!(
         out,
         "a-b.txt:1:hit a-b\na.txt:1:hit a\na/b.txt:1:hit ab\ndoc.pdf:1:extracted hit\n\
@@ -237,7 +233,7 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     assert_eq!(needing, ["doc.pdf", "scan.png"]);
     let glob = PathGlob::new("a/*.txt", "").unwrap();
     assert_eq!(
-        search.folder(root_fd, "", Some(&glob), &texts, &c).unwrap(),
+        search.folder(root_fd, "", Some(&glob), &texts, &c).unwrap().text(),
         "a/b.txt:1:hit ab\n"
     );
     assert!(search.folder(root_fd, "missing", None, &texts, &c).is_err());
@@ -315,9 +311,8 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
         let files_only = opts.files_only;
         let search = Search::new("hit", opts).unwrap();
         let on_disk = search
-            .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
-            .unwrap();
-        assert_eq!(on_disk, search.texts(&docs, None, &c).unwrap());
+            .folder(&store.root_fd(), "", None, &HashMap::new(), &c).unwrap().text();
+        assert_eq!(on_disk, search.texts(&docs, &c).unwrap().text());
         for found in [
             "b.txt",
             "large.log",
@@ -359,19 +354,19 @@ fn feeding_in_parts_gives_the_same_output_and_stops_early() {
         },
     )
     .unwrap();
-    let whole = search.texts(&all, None, &Cancel::new()).unwrap();
+    let whole = search.texts(&all, &Cancel::new()).unwrap().text();
     let mut report = search.report();
     let mut parts_fed = 0;
     for part in all.chunks(7) {
         parts_fed += 1;
         if !search
-            .feed(&mut report, part, None, &Cancel::new())
+            .feed(&mut report, part, &Cancel::new())
             .unwrap()
         {
             break;
         }
     }
-    assert_eq!(report.finish(), whole);
+    assert_eq!(report.finish().text(), whole);
     assert!(
         parts_fed < 20,
         "stopped once capped, after {parts_fed} parts"
@@ -391,8 +386,7 @@ fn names_files_whose_names_are_not_utf8() {
     .unwrap();
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
-        .unwrap();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new()).unwrap().text();
     assert_eq!(
         out,
         "No matches.\nSkipped 1 file or folder whose name is not UTF-8, or holds a control character or a backslash: odd\\xff.txt. Rename it to search it.\n"
@@ -437,8 +431,7 @@ fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
     };
     let search = Search::new("x", opts).unwrap();
     let out = search
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
-        .unwrap();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &c).unwrap().text();
     assert!(out.contains("ran out of time after 0 files"), "{out}");
 }
 
@@ -521,8 +514,7 @@ fn text_named_as_a_binary_format_is_searched_on_disk() {
     store.write("zip.docx", b"PK\x03\x04hit\n", 1, &c).unwrap();
     let search = Search::new("hit", Options::default()).unwrap();
     let out = search
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
-        .unwrap();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &c).unwrap().text();
     assert_eq!(
         out,
         "fplsp.doc:1:FPSP hit\nlong.xlsx:2:hit at the end\n\
@@ -568,8 +560,7 @@ fn a_tree_deeper_than_a_path_reaches_is_searched_to_the_cap_and_named() {
     std::fs::write(tmp.path().join("top.txt"), b"needle\n").unwrap();
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
-        .unwrap();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new()).unwrap().text();
     assert!(out.starts_with("top.txt:1:needle\n"), "{out}");
     assert!(
         out.contains("Skipped 1 folder deeper than a store path reaches"),
@@ -589,8 +580,7 @@ fn a_line_longer_than_the_heap_limit_is_named_as_such() {
     drop(long);
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
-        .unwrap();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new()).unwrap().text();
     let why = format!("it has a line longer than {} MB", HEAP_LIMIT >> 20);
     assert!(out.contains(&why), "{out}");
 }
@@ -644,10 +634,10 @@ fn searches_open_files_from_their_start() {
     let search = Search::new("needle", Options::default()).unwrap();
     let mut report = search.report();
     let more = search
-        .feed_contents_from(&mut report, &docs, None, &Cancel::new(), &mut 0)
+        .feed_contents_from(&mut report, &docs, &Cancel::new(), &mut 0)
         .unwrap();
     assert!(more);
-    let out = report.finish();
+    let out = report.finish().text();
     assert!(
         out.starts_with(
             "a.log:200001:the needle at the end\nb.txt:1:a needle\nd.md:1:needle in a text\n"
