@@ -16,6 +16,6 @@ pub mod glob;
 mod search;
 
 pub use search::{
-    compile, Content, Found, Options, Part, Report, Search, Streamed, HEAP_LIMIT,
-    MAX_LINE_CHARS, MAX_PATTERN_BYTES,
+    compile, Content, Found, Options, Part, Report, Search, Streamed, HEAP_LIMIT, MAX_LINE_CHARS,
+    MAX_PATTERN_BYTES,
 };

@@ -480,7 +480,10 @@ impl Found {
             .filter_map(|part| match part.found {
                 None => Some((part.prefix.to_owned(), Stop::Deadline, None)),
                 Some(found) => found.stop.map(|stop| {
-                    let cut = found.cut.as_ref().map(|(path, line)| (full(part, path), *line));
+                    let cut = found
+                        .cut
+                        .as_ref()
+                        .map(|(path, line)| (full(part, path), *line));
                     let at = cut
                         .as_ref()
                         .map(|(path, _)| path.clone())
@@ -537,7 +540,11 @@ impl Found {
             }
         }
         let mut found = report.finish();
-        found.searched = parts.iter().filter_map(|p| p.found).map(|f| f.searched).sum();
+        found.searched = parts
+            .iter()
+            .filter_map(|p| p.found)
+            .map(|f| f.searched)
+            .sum();
         found.skipped = Skipped::merged(parts);
         found
     }
@@ -571,7 +578,12 @@ impl Skipped {
                     .filter(|(path, _)| part.names(path)),
             );
         }
-        for kind in [&mut all.no_text, &mut all.binary, &mut all.unnamed, &mut all.deep] {
+        for kind in [
+            &mut all.no_text,
+            &mut all.binary,
+            &mut all.unnamed,
+            &mut all.deep,
+        ] {
             kind.sort();
         }
         all.failed.sort();

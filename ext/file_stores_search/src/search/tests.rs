@@ -11,7 +11,9 @@ fn docs(list: &[(&str, Option<&str>)]) -> Vec<(String, Option<Vec<u8>>)> {
 fn search(pattern: &str, opts: Options, list: &[(&str, Option<&str>)]) -> String {
     Search::new(pattern, opts)
         .unwrap()
-        .texts(&docs(list), &Cancel::new()).unwrap().text()
+        .texts(&docs(list), &Cancel::new())
+        .unwrap()
+        .text()
 }
 
 #[test]
@@ -178,7 +180,9 @@ fn utf16_with_a_bom_and_invalid_utf8() {
     ];
     let out = Search::new("hello", Options::default())
         .unwrap()
-        .texts(&docs, &Cancel::new()).unwrap().text();
+        .texts(&docs, &Cancel::new())
+        .unwrap()
+        .text();
     assert_eq!(out, "bad:1:ok \u{fffd} hello\nw:1:hello wide\n");
 }
 
@@ -186,9 +190,9 @@ fn utf16_with_a_bom_and_invalid_utf8() {
 fn a_cancelled_search_stops() {
     let cancel = Cancel::new();
     cancel.cancel();
-    let err = Search::new("x", Options::default()).unwrap().texts(
-        &docs(&[("a", Some("x"))]), &cancel,
-    );
+    let err = Search::new("x", Options::default())
+        .unwrap()
+        .texts(&docs(&[("a", Some("x"))]), &cancel);
     assert!(err.unwrap_err().is_cancelled());
 }
 
@@ -233,7 +237,10 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     assert_eq!(needing, ["doc.pdf", "scan.png"]);
     let glob = PathGlob::new("a/*.txt", "").unwrap();
     assert_eq!(
-        search.folder(root_fd, "", Some(&glob), &texts, &c).unwrap().text(),
+        search
+            .folder(root_fd, "", Some(&glob), &texts, &c)
+            .unwrap()
+            .text(),
         "a/b.txt:1:hit ab\n"
     );
     assert!(search.folder(root_fd, "missing", None, &texts, &c).is_err());
@@ -311,7 +318,9 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
         let files_only = opts.files_only;
         let search = Search::new("hit", opts).unwrap();
         let on_disk = search
-            .folder(&store.root_fd(), "", None, &HashMap::new(), &c).unwrap().text();
+            .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
+            .unwrap()
+            .text();
         assert_eq!(on_disk, search.texts(&docs, &c).unwrap().text());
         for found in [
             "b.txt",
@@ -359,10 +368,7 @@ fn feeding_in_parts_gives_the_same_output_and_stops_early() {
     let mut parts_fed = 0;
     for part in all.chunks(7) {
         parts_fed += 1;
-        if !search
-            .feed(&mut report, part, &Cancel::new())
-            .unwrap()
-        {
+        if !search.feed(&mut report, part, &Cancel::new()).unwrap() {
             break;
         }
     }
@@ -386,7 +392,9 @@ fn names_files_whose_names_are_not_utf8() {
     .unwrap();
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new()).unwrap().text();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .unwrap()
+        .text();
     assert_eq!(
         out,
         "No matches.\nSkipped 1 file or folder whose name is not UTF-8, or holds a control character or a backslash: odd\\xff.txt. Rename it to search it.\n"
@@ -431,7 +439,9 @@ fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
     };
     let search = Search::new("x", opts).unwrap();
     let out = search
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &c).unwrap().text();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
+        .unwrap()
+        .text();
     assert!(out.contains("ran out of time after 0 files"), "{out}");
 }
 
@@ -514,7 +524,9 @@ fn text_named_as_a_binary_format_is_searched_on_disk() {
     store.write("zip.docx", b"PK\x03\x04hit\n", 1, &c).unwrap();
     let search = Search::new("hit", Options::default()).unwrap();
     let out = search
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &c).unwrap().text();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
+        .unwrap()
+        .text();
     assert_eq!(
         out,
         "fplsp.doc:1:FPSP hit\nlong.xlsx:2:hit at the end\n\
@@ -560,7 +572,9 @@ fn a_tree_deeper_than_a_path_reaches_is_searched_to_the_cap_and_named() {
     std::fs::write(tmp.path().join("top.txt"), b"needle\n").unwrap();
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new()).unwrap().text();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .unwrap()
+        .text();
     assert!(out.starts_with("top.txt:1:needle\n"), "{out}");
     assert!(
         out.contains("Skipped 1 folder deeper than a store path reaches"),
@@ -580,7 +594,9 @@ fn a_line_longer_than_the_heap_limit_is_named_as_such() {
     drop(long);
     let out = Search::new("needle", Options::default())
         .unwrap()
-        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new()).unwrap().text();
+        .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
+        .unwrap()
+        .text();
     let why = format!("it has a line longer than {} MB", HEAP_LIMIT >> 20);
     assert!(out.contains(&why), "{out}");
 }
@@ -646,4 +662,101 @@ fn searches_open_files_from_their_start() {
     );
     assert!(out.contains("c.bin") && out.contains("e.pdf"), "{out}");
     assert!(!out.contains("c.bin:1"), "{out}");
+}
+
+/// What `list` (path, text) gives when searched as one store.
+fn found(pattern: &str, opts: &Options, list: &[(&str, Option<&str>)]) -> Found {
+    Search::new(pattern, opts.clone())
+        .unwrap()
+        .texts(&docs(list), &Cancel::new())
+        .unwrap()
+}
+
+#[test]
+fn a_merge_of_stores_shows_what_one_store_with_their_files_shows() {
+    let chat = [
+        ("a.md", Some("hit a\nplain\nhit a2\n")),
+        ("m/hidden.md", Some("hit hidden\n")),
+        ("m/gone.bin", Some("hit\0")),
+        ("z.md", Some("hit z\n")),
+    ];
+    let mounted = [
+        ("b.md", Some("hit b\nplain\nplain\nplain\nhit b2\n")),
+        ("c:1:d.md", Some("hit with a line number in the name\n")),
+        ("e, f.txt", Some("hit\0binary")),
+        ("scan.pdf", None),
+    ];
+    let flat = [
+        ("a.md", Some("hit a\nplain\nhit a2\n")),
+        ("m/b.md", Some("hit b\nplain\nplain\nplain\nhit b2\n")),
+        ("m/c:1:d.md", Some("hit with a line number in the name\n")),
+        ("m/e, f.txt", Some("hit\0binary")),
+        ("m/scan.pdf", None),
+        ("z.md", Some("hit z\n")),
+    ];
+    let hidden = ["m".to_string()];
+    for opts in [
+        Options::default(),
+        Options {
+            context: 1,
+            ..Options::default()
+        },
+        Options {
+            files_only: true,
+            ..Options::default()
+        },
+        // Capped at the last file: a store names what it skipped even
+        // past the place the merged search stops, as each store searched it.
+        Options {
+            max_matches: Some(5),
+            ..Options::default()
+        },
+        Options {
+            max_chars: Some(810),
+            ..Options::default()
+        },
+    ] {
+        let (chat, mounted) = (found("hit", &opts, &chat), found("hit", &opts, &mounted));
+        let parts = [
+            Part {
+                prefix: "",
+                found: Some(&chat),
+                hidden: &hidden,
+            },
+            Part {
+                prefix: "m/",
+                found: Some(&mounted),
+                hidden: &[],
+            },
+        ];
+        let merged = Found::merge(opts.clone(), &parts).text();
+        assert_eq!(merged, found("hit", &opts, &flat).text(), "{opts:?}");
+    }
+}
+
+#[test]
+fn a_merge_stops_where_a_store_was_left_unsearched() {
+    let opts = Options::default();
+    let chat = found(
+        "hit",
+        &opts,
+        &[("a.md", Some("hit a\n")), ("z.md", Some("hit z\n"))],
+    );
+    let parts = [
+        Part {
+            prefix: "",
+            found: Some(&chat),
+            hidden: &[],
+        },
+        Part {
+            prefix: "m/",
+            found: None,
+            hidden: &[],
+        },
+    ];
+    assert_eq!(
+        Found::merge(opts, &parts).text(),
+        "a.md:1:hit a\n[Stopped: the search ran out of time after 2 files, up to a.md. \
+         Narrow the search with path or glob, or a more specific pattern.]\n"
+    );
 }

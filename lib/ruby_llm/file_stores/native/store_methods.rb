@@ -107,9 +107,7 @@ module RubyLLM
         # searches the texts the store gives; a store that can search by
         # itself overrides it, as NativeDir does on disk, and a tree of
         # stores merges its stores' reports.
-        def search_report(request)
-          RubyLLM::FileStore::Search.over_texts(self, request)
-        end
+        def search_report(request) = RubyLLM::FileStore::Search.over_texts(self, request)
 
         # The folder holding the store's files on disk, or nil for a store
         # that keeps them elsewhere.

@@ -23,7 +23,8 @@ RSpec.describe 'Named fields across the native boundary', :native do
     search.feed({ 'a.md' => "a\nb\n", 'c.md' => "c\n" })
     expect(search.finish.text).to eq("a.md\n")
     expect { native::TextSearch.start(request.merge(contxt: 1)) }
-      .to raise_error(ArgumentError, /\Aunknown search request field :contxt; the fields are :pattern, :case_sensitive, /)
+      .to raise_error(ArgumentError,
+                      /\Aunknown search request field :contxt; the fields are :pattern, :case_sensitive,/)
     expect { native::TextSearch.start(request.merge('pattern' => 'b')) }
       .to raise_error(ArgumentError, /unknown search request field "pattern"/)
     expect { native::TextSearch.start(request.merge(glob: '*.md')) }

@@ -345,7 +345,9 @@ fn a_deadline_shows_a_prefix_of_the_output_with_no_gap() {
     let docs = many_docs(20_000);
     let whole = Search::new("hit", uncapped())
         .unwrap()
-        .texts(&docs, &Cancel::new()).unwrap().text();
+        .texts(&docs, &Cancel::new())
+        .unwrap()
+        .text();
     for ms in [0, 1, 3, 10] {
         let opts = Options {
             deadline: Some(Instant::now() + Duration::from_millis(ms)),
@@ -353,7 +355,9 @@ fn a_deadline_shows_a_prefix_of_the_output_with_no_gap() {
         };
         let out = Search::new("hit", opts)
             .unwrap()
-            .texts(&docs, &Cancel::new()).unwrap().text();
+            .texts(&docs, &Cancel::new())
+            .unwrap()
+            .text();
         let Some(at) = out.find("[Stopped: the search ran out of time after ") else {
             assert_eq!(out, whole, "finished within {ms} ms");
             continue;
