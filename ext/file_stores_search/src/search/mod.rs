@@ -396,8 +396,8 @@ impl Search {
         if out_of_time && report.stop.is_none() {
             report.stop = Some(Stop::Deadline);
         }
-        report.unnamed.extend(walk.unnamed);
-        report.deep.extend(walk.deep);
+        report.skipped.unnamed.extend(walk.unnamed);
+        report.skipped.deep.extend(walk.deep);
         Ok(report.finish())
     }
 

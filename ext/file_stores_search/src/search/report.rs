@@ -97,17 +97,14 @@ fn push_number(out: &mut String, mut n: u64) {
 }
 
 /// The search in progress: the output so far and what was left out.
+#[derive(Debug)]
 pub struct Report {
     opts: Options,
     out: String,
     matches: usize,
     pub(super) stop: Option<Stop>,
     searched: usize,
-    no_text: Vec<String>,
-    binary: Vec<String>,
-    failed: Vec<(String, String)>,
-    pub(super) unnamed: Vec<String>,
-    pub(super) deep: Vec<String>,
+    pub(super) skipped: Skipped,
     last: Option<String>,
     /// The file the deadline cut, and the last line of it searched.
     cut: Option<(String, u64)>,
@@ -141,11 +138,7 @@ impl Report {
             matches: 0,
             stop: None,
             searched: 0,
-            no_text: Vec::new(),
-            binary: Vec::new(),
-            failed: Vec::new(),
-            unnamed: Vec::new(),
-            deep: Vec::new(),
+            skipped: Skipped::default(),
             last: None,
             cut: None,
             files: Vec::new(),
@@ -156,9 +149,9 @@ impl Report {
     pub(super) fn add(&mut self, path: String, outcome: &Outcome) -> bool {
         self.searched += 1;
         match outcome {
-            Outcome::NoText => self.no_text.push(path),
-            Outcome::Binary => self.binary.push(path),
-            Outcome::Failed(why) => self.failed.push((path, why.clone())),
+            Outcome::NoText => self.skipped.no_text.push(path),
+            Outcome::Binary => self.skipped.binary.push(path),
+            Outcome::Failed(why) => self.skipped.failed.push((path, why.clone())),
             Outcome::Interrupted => {
                 self.stop = Some(Stop::Deadline);
                 self.searched -= 1;
@@ -273,52 +266,25 @@ impl Report {
     /// What the search found, to be written out ([`Found::text`]) or
     /// merged with other stores' ([`Found::merge`]).
     pub fn finish(self) -> Found {
-        Found {
-            opts: self.opts,
-            out: self.out,
-            files: self.files,
-            stop: self.stop,
-            searched: self.searched,
-            last: self.last,
-            cut: self.cut,
-            skipped: Skipped {
-                no_text: self.no_text,
-                binary: self.binary,
-                unnamed: self.unnamed,
-                deep: self.deep,
-                failed: self.failed,
-            },
-        }
+        Found(self)
     }
 }
 
 /// The files a search left out, and why, in the order it met them.
 #[derive(Debug, Clone, Default)]
-struct Skipped {
+pub(super) struct Skipped {
     no_text: Vec<String>,
     binary: Vec<String>,
-    unnamed: Vec<String>,
-    deep: Vec<String>,
+    pub(super) unnamed: Vec<String>,
+    pub(super) deep: Vec<String>,
     /// The path and why it could not be searched.
     failed: Vec<(String, String)>,
 }
 
 /// A finished search, as data: the output lines and the file each comes
 /// from, why it stopped, how many files it searched, what it skipped.
-#[derive(Debug, Clone)]
-pub struct Found {
-    opts: Options,
-    /// The output lines, without the notes.
-    out: String,
-    files: Vec<Shown>,
-    stop: Option<Stop>,
-    searched: usize,
-    /// The last file whose lines were all shown.
-    last: Option<String>,
-    /// The file the deadline cut, and the last line of it searched.
-    cut: Option<(String, u64)>,
-    skipped: Skipped,
-}
+#[derive(Debug)]
+pub struct Found(Report);
 
 /// One store's part of a merged search (see [`Found::merge`]).
 pub struct Part<'a> {
@@ -337,66 +303,64 @@ impl Part<'_> {
     /// tree: not under a mount inside the store, nor where such a mount's
     /// folder is; and, for a mount, a store path the model can give back.
     fn shows(&self, full: &str) -> bool {
-        let under = |outer: &str, inner: &str| {
-            inner.len() > outer.len()
-                && inner.starts_with(outer)
-                && inner.as_bytes()[outer.len()] == b'/'
-        };
-        let hidden = self
-            .hidden
-            .iter()
-            .any(|mount| mount == full || under(mount, full) || under(full, mount));
-        !hidden && (self.prefix.is_empty() || file_stores_store::path::normalize(full).is_ok())
+        let on_the_way = self.hidden.iter().any(|mount| under(full, mount));
+        self.names(full)
+            && !on_the_way
+            && (self.prefix.is_empty() || file_stores_store::path::normalize(full).is_ok())
     }
 
     /// Whether the store's note may name `full` (a file or a folder): not
     /// hidden by a mount inside the store.
     fn names(&self, full: &str) -> bool {
-        !self.hidden.iter().any(|mount| {
-            full == mount
-                || (full.len() > mount.len()
-                    && full.starts_with(mount.as_str())
-                    && full.as_bytes()[mount.len()] == b'/')
-        })
+        !self
+            .hidden
+            .iter()
+            .any(|mount| mount == full || under(mount, full))
     }
+}
+
+/// Whether the path `inner` is below the folder `outer`.
+fn under(outer: &str, inner: &str) -> bool {
+    inner.len() > outer.len() && inner.starts_with(outer) && inner.as_bytes()[outer.len()] == b'/'
 }
 
 impl Found {
     /// The output the model sees: the lines (or "No matches."), why the
     /// search stopped, and the closing notes, within `max_chars`.
     pub fn text(&self) -> String {
-        let mut out = String::with_capacity(self.out.len() + NOTE_ROOM);
-        out.push_str(&self.out);
+        let found = &self.0;
+        let mut out = String::with_capacity(found.out.len() + NOTE_ROOM);
+        out.push_str(&found.out);
         if out.is_empty() {
             out.push_str("No matches.\n");
         }
         let narrow = "Narrow the search with path or glob, or a more specific pattern.";
-        match self.stop {
+        match found.stop {
             Some(Stop::Matches) => {
-                let what = if self.opts.files_only {
+                let what = if found.opts.files_only {
                     "files"
                 } else {
                     "matching lines"
                 };
-                let max = self.opts.max_matches.unwrap_or(0);
+                let max = found.opts.max_matches.unwrap_or(0);
                 out.push_str(&format!(
                     "[Stopped after {max} {what}; there are more. {narrow}]\n"
                 ));
             }
             Some(Stop::Chars) => {
-                let max = self.opts.max_chars.unwrap_or(0);
+                let max = found.opts.max_chars.unwrap_or(0);
                 out.push_str(&format!(
                     "[Stopped at {max} characters; there are more matches. {narrow}]\n"
                 ));
             }
-            Some(Stop::Deadline) if self.cut.is_some() => {
-                let (path, line) = self.cut.clone().unwrap_or_default();
+            Some(Stop::Deadline) if found.cut.is_some() => {
+                let (path, line) = found.cut.clone().unwrap_or_default();
                 let at = if line > 0 {
                     format!("at line {line} of {path}")
                 } else {
                     format!("at the start of {path}")
                 };
-                let before = match self.searched {
+                let before = match found.searched {
                     0 => String::new(),
                     1 => ", after 1 file before it".to_string(),
                     n => format!(", after {n} files before it"),
@@ -407,19 +371,19 @@ impl Found {
                 ));
             }
             Some(Stop::Deadline) => {
-                let upto = self
+                let upto = found
                     .last
                     .as_deref()
                     .map(|p| format!(", up to {p}"))
                     .unwrap_or_default();
                 out.push_str(&format!(
                     "[Stopped: the search ran out of time after {} files{upto}. {narrow}]\n",
-                    self.searched
+                    found.searched
                 ));
             }
             None => {}
         }
-        let skipped = &self.skipped;
+        let skipped = &found.skipped;
         let failed: Vec<String> = skipped
             .failed
             .iter()
@@ -448,7 +412,7 @@ impl Found {
             ),
             (&failed, "Could not search {n} file: {names}.", "Could not search {n} files: {names}."),
         ];
-        let mut room = self
+        let mut room = found
             .opts
             .max_chars
             .map_or(usize::MAX, |m| m.saturating_sub(out.len()));
@@ -479,15 +443,16 @@ impl Found {
             .iter()
             .filter_map(|part| match part.found {
                 None => Some((part.prefix.to_owned(), Stop::Deadline, None)),
-                Some(found) => found.stop.map(|stop| {
+                Some(found) => found.0.stop.map(|stop| {
                     let cut = found
+                        .0
                         .cut
                         .as_ref()
                         .map(|(path, line)| (full(part, path), *line));
                     let at = cut
                         .as_ref()
                         .map(|(path, _)| path.clone())
-                        .or_else(|| found.files.last().map(|f| full(part, &f.path)))
+                        .or_else(|| found.0.files.last().map(|f| full(part, &f.path)))
                         .unwrap_or_else(|| part.prefix.to_owned());
                     (at, stop, cut)
                 }),
@@ -498,6 +463,7 @@ impl Found {
             .filter_map(|part| part.found.map(|found| (part, found)))
             .flat_map(|(part, found)| {
                 found
+                    .0
                     .files
                     .iter()
                     .map(move |shown| (full(part, &shown.path), part, found, shown))
@@ -512,7 +478,7 @@ impl Found {
                 break;
             }
             lines.clear();
-            let text = &found.out[shown.start..shown.end];
+            let text = &found.0.out[shown.start..shown.end];
             let more = if report.opts.files_only {
                 report.add(path, &Outcome::Hits(Lines::default(), 1))
             } else {
@@ -539,14 +505,13 @@ impl Found {
                 report.cut = cut;
             }
         }
-        let mut found = report.finish();
-        found.searched = parts
+        report.searched = parts
             .iter()
             .filter_map(|p| p.found)
-            .map(|f| f.searched)
+            .map(|f| f.0.searched)
             .sum();
-        found.skipped = Skipped::merged(parts);
-        found
+        report.skipped = Skipped::merged(parts);
+        report.finish()
     }
 }
 
@@ -565,7 +530,7 @@ impl Skipped {
                         .filter(|path| part.names(path)),
                 );
             };
-            let skipped = &found.skipped;
+            let skipped = &found.0.skipped;
             named(&skipped.no_text, &mut all.no_text);
             named(&skipped.binary, &mut all.binary);
             named(&skipped.unnamed, &mut all.unnamed);
