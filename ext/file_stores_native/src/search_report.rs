@@ -7,7 +7,7 @@
 //! use it.
 
 use file_stores_search::{Found, Part};
-use magnus::{function, method, prelude::*, Error, RArray, RModule, Ruby};
+use magnus::{function, method, prelude::*, Error, RArray, RModule, RString, Ruby};
 
 use crate::nogvl::guarded;
 use crate::search_options::Request;
@@ -21,9 +21,15 @@ pub struct SearchReport(pub Found);
 
 impl SearchReport {
     /// The output the model sees: the lines, why the search stopped, the
-    /// closing notes.
-    fn text(ruby: &Ruby, rb_self: &Self) -> Result<String, Error> {
-        guarded(ruby, || Ok(rb_self.0.text()))
+    /// closing notes; the lines copied once, straight into the Ruby String.
+    fn text(ruby: &Ruby, rb_self: &Self) -> Result<RString, Error> {
+        guarded(ruby, || {
+            let (lines, notes) = (rb_self.0.lines(), rb_self.0.notes());
+            let text = ruby.str_with_capacity(lines.len() + notes.len());
+            text.cat(lines);
+            text.cat(notes);
+            Ok(text)
+        })
     }
 
     /// One report for a tree's search `request` (its caps) from `parts`:

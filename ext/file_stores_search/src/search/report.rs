@@ -326,14 +326,32 @@ fn under(outer: &str, inner: &str) -> bool {
 
 impl Found {
     /// The output the model sees: the lines (or "No matches."), why the
-    /// search stopped, and the closing notes, within `max_chars`.
+    /// search stopped, and the closing notes, within `max_chars`: the
+    /// [`Found::lines`] then the [`Found::notes`].
     pub fn text(&self) -> String {
-        let found = &self.0;
-        let mut out = String::with_capacity(found.out.len() + NOTE_ROOM);
-        out.push_str(&found.out);
-        if out.is_empty() {
-            out.push_str("No matches.\n");
+        let notes = self.notes();
+        let mut out = String::with_capacity(self.lines().len() + notes.len());
+        out.push_str(self.lines());
+        out.push_str(&notes);
+        out
+    }
+
+    /// The output's lines, or "No matches.": what the search holds, lent,
+    /// so that a caller copying the output once (the binding, into a Ruby
+    /// String) need not copy it twice.
+    pub fn lines(&self) -> &str {
+        if self.0.out.is_empty() {
+            "No matches.\n"
+        } else {
+            &self.0.out
         }
+    }
+
+    /// What follows the lines: why the search stopped, and the closing
+    /// notes, within what `max_chars` leaves after the lines.
+    pub fn notes(&self) -> String {
+        let found = &self.0;
+        let mut out = String::new();
         let narrow = "Narrow the search with path or glob, or a more specific pattern.";
         match found.stop {
             Some(Stop::Matches) => {
@@ -412,10 +430,9 @@ impl Found {
             ),
             (&failed, "Could not search {n} file: {names}.", "Could not search {n} files: {names}."),
         ];
-        let mut room = found
-            .opts
-            .max_chars
-            .map_or(usize::MAX, |m| m.saturating_sub(out.len()));
+        let mut room = found.opts.max_chars.map_or(usize::MAX, |m| {
+            m.saturating_sub(self.lines().len() + out.len())
+        });
         for (paths, one, many) in notes {
             if let Some(note) = note(paths, one, many, room) {
                 room -= note.len();
