@@ -1,9 +1,10 @@
 # frozen_string_literal: true
 
 # search_files over a RubyLLM::FileStore::Mounts tree of three stores (issue
-# #30) against the same searches run one store at a time: the merge (each
-# store's output taken apart, put in path order, held to one set of caps and
-# notes) may cost at most 10% over the sum of the stores' own searches.
+# #30) against the same searches run one store at a time: the merge (what
+# each store found, put in path order under full paths, held to one set of
+# caps and notes, and written once) may cost at most 10% over the sum of the
+# stores' own searches.
 #
 # The tree: an empty Memory default store, and mounted
 #   docs     a NativeDir of 47,000 generated files (470 folders of 100, about
@@ -22,8 +23,8 @@
 # warm-up; in wall time and in CPU time (the process's, the engine's threads
 # included), since on a shared machine wall time measures the neighbours too.
 # The target is checked on the merge alone: the same tree over stores that
-# answer with the outputs they gave (Recorded), which times exactly what the
-# tree adds, free of the noise of searching 51,000 files again.
+# answer with the reports their searches gave (Recorded), which times exactly
+# what the tree adds, free of the noise of searching 51,000 files again.
 #
 # Usage, from the repository root after `rake compile`:
 #
@@ -39,16 +40,16 @@ require 'tmpdir'
 require 'ruby_llm/file_stores/native'
 
 module MountsBench
-  # A store that answers search with an output searched before, and
-  # everything else as +store+: a tree of these times the merge alone.
+  # A store that answers a search with the report of a search made before,
+  # and everything else as +store+: a tree of these times the merge alone.
   class Recorded < RubyLLM::FileStore
-    def initialize(store, output)
+    def initialize(store, report)
       super()
       @store = store
-      @output = output
+      @report = report
     end
 
-    def search(*, **) = @output
+    def search_report(_request) = @report
     def list(folder = nil) = @store.list(folder)
     def [](path) = @store[path]
     def read(path) = @store.read(path)
@@ -170,10 +171,11 @@ module MountsBench
   end
 
   # The median time of the merge itself: a tree whose stores answer with
-  # the outputs they gave, so that only taking them apart and putting them
-  # together is timed.
+  # the reports their searches gave, so that only putting them together and
+  # writing the output is timed.
   def merge_alone(stores, pattern, options)
-    recorded = stores.transform_values { |store| Recorded.new(store, store.search(pattern, **options)) }
+    request = RubyLLM::FileStore::Search.arguments(pattern, **options)
+    recorded = stores.transform_values { |store| Recorded.new(store, store.search_report(request)) }
     tree = RubyLLM::FileStore::Mounts.new(recorded[''], recorded.reject { |name, _| name.empty? })
     median(Array.new(RUNS) { timed { tree.search(pattern, **options) } })
   end

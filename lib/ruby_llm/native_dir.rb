@@ -166,10 +166,9 @@ module RubyLLM
 
     # Searches on disk: the engine walks the folder, and is handed the text
     # kept for files whose format has none of its own (see
-    # RubyLLM::FileStore::Search.run).
-    def search(pattern, path: nil, glob: nil, **options)
-      request = FileStore::Search.arguments(pattern, path:, glob:, **options)
-      @core.search(request, extracted_texts(request[:folder], request[:glob]))
+    # RubyLLM::FileStore#search_report).
+    def search_report(request)
+      @core.search(request, extracted_texts(request))
     end
 
     private
@@ -216,15 +215,16 @@ module RubyLLM
       end
     end
 
-    # Path => text for the files whose converted text this store keeps. With
-    # the in-memory text cache, the paths come from what cache_text was told,
-    # so a search needs no walk of its own; a subclass that keeps texts
-    # elsewhere is asked for each file the folder has without text.
-    def extracted_texts(folder, glob)
+    # Path => text for the files whose converted text this store keeps, for
+    # the search +request+. With the in-memory text cache, the paths come
+    # from what cache_text was told, so a search needs no walk of its own; a
+    # subclass that keeps texts elsewhere is asked for each file the folder
+    # has without text.
+    def extracted_texts(request)
       paths = if method(:cached_text).owner == FileStores::Native::StoreMethods
                 text_paths_lock.synchronize { text_paths.keys }
               else
-                @core.files_needing_text(folder, glob)
+                @core.files_needing_text(*request.values_at(:folder, :glob, :glob_lead))
               end
       paths.each_with_object({}) do |path, texts|
         file = self[path]

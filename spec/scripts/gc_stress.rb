@@ -69,14 +69,14 @@ Dir.mktmpdir('gc-stress') do |dir|
   check('edits', [edits.applied?, edits.content, edits.counts], [true, 'x y x', [2, 1]])
   ambiguous = native.apply_edits('a a', [{ old_text: 'a', new_text: 'x', replace_all: false }])
   check('ambiguous', [ambiguous.failure, ambiguous.index, ambiguous.count], [:ambiguous, 0, 2])
-  request = { pattern: 'b', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false,
-              max_matches: 100, max_chars: 20_000, timeout: 10.0 }
+  request = { pattern: 'b', case_sensitive: false, context: 0, files_only: false, max_matches: 100,
+              max_chars: 20_000, timeout: 10.0 }
   text_search = native::TextSearch.start(request)
   text_search.feed({ 'x.md' => "a\nb\n", 'y.pdf' => nil })
   text_search.stream_start('z.log')
   ["a\nb", " streamed\nc\n", 'b last'].each { |chunk| text_search.stream_push(chunk) }
   text_search.stream_finish
-  check('text search', text_search.finish,
+  check('text search', text_search.finish.text,
         "x.md:2:b\nz.log:2:b streamed\nz.log:4:b last\n" \
         "Skipped 1 file with no extracted text: y.pdf. Read them with read_file first.\n")
   # Frozen texts of their own buffer are searched in place, without a copy,
@@ -86,7 +86,7 @@ Dir.mktmpdir('gc-stress') do |dir|
   borrowed = native::TextSearch.start(request.merge(max_matches: nil, max_chars: nil))
   borrowed.feed(texts)
   compactor.join
-  check('borrowed text search', borrowed.finish, texts.map { |path, _| "#{path}:21:b #{path[1..].to_i}\n" }.join)
+  check('borrowed text search', borrowed.finish.text, texts.map { |path, _| "#{path}:21:b #{path[1..].to_i}\n" }.join)
   check('normalize', native.normalize_path('./a//b'), 'a/b')
   check('content type', native.content_type_for('scan', "%PDF-1.7\n"), 'application/pdf')
 
@@ -101,7 +101,7 @@ Dir.mktmpdir('gc-stress') do |dir|
   check('text line window', native.text_line_window("a\nb\n", { offset: 1, limit: 1, max_chars: nil }).text, "a\n")
   capped = native.apply_edits_within('aa', [{ old_text: 'a', new_text: 'aaaa', replace_all: true }], 4)
   check('edits within', [capped.failure, capped.size], [:too_large, 8])
-  check('glob', native.glob_filter('*.md', '', %w[a.md b/c.md d.txt]), %w[a.md b/c.md])
+  check('glob', native.glob_filter('*.md', '', '', %w[a.md b/c.md d.txt]), %w[a.md b/c.md])
   check('office format', native.office_format('deck.pptx', ''), 'powerpoint')
   check('office text of nothing', native.office_to_text('plain', 'a.txt', 'text/plain'), nil)
   raises('office corrupt', RubyLLM::FileStore::ConversionError) { native.office_to_text('PK', 'a.docx', '') }
@@ -111,7 +111,7 @@ Dir.mktmpdir('gc-stress') do |dir|
   check('locked_by?', store.with_lock { store.instance_variable_get(:@core).locked_by?(Fiber.current.object_id) }, true)
   core = store.instance_variable_get(:@core)
   check('try_lock', [core.try_lock(7), core.unlock(7)], [true, true])
-  check('files needing text', store.instance_variable_get(:@core).files_needing_text('', nil), [])
+  check('files needing text', store.instance_variable_get(:@core).files_needing_text('', nil, ''), [])
   check_tools(store)
   check_tools(RubyLLM::FileStore::Memory.new)
 

@@ -36,7 +36,7 @@ Dir.mktmpdir do |dir|
     results[:"#{name}_glob_at_cap"] = outcome { tools['list_files'].call({ 'glob' => at_cap }) }
     results[:"#{name}_store_search"] = outcome { RubyLLM::FileStore::Search.run(store, 'a', glob: huge_glob) }
   end
-  results[:glob_filter] = outcome { RubyLLM::FileStores::Native.glob_filter(huge_glob, '', ['a.md']) }
+  results[:glob_filter] = outcome { RubyLLM::FileStores::Native.glob_filter(huge_glob, '', '', ['a.md']) }
   results[:panic] = outcome { RubyLLM::FileStores::Native.panic_for_tests }
 end
 puts JSON.generate(results)

@@ -16,6 +16,7 @@ use parking_lot::Mutex;
 
 use crate::nogvl::{guarded, nogvl};
 use crate::search_options::{self, Request};
+use crate::search_report::SearchReport;
 use crate::stored_file::{self, field, StoredFileBuilder};
 
 /// The bytes `each_chunk` yields at a time, and `write_io` asks its IO for.
@@ -241,11 +242,16 @@ impl DirCore {
 
     /// Searches the folder: `search(request, texts)`, where `request` is
     /// read by [`Request::read`] and `texts` maps paths of files with no
-    /// text of their own to the text extracted from them.
-    fn search(ruby: &Ruby, rb_self: &Self, request: RHash, texts: RHash) -> Result<String, Error> {
+    /// text of their own to the text extracted from them. Answers what it found (`SearchReport`).
+    fn search(
+        ruby: &Ruby,
+        rb_self: &Self,
+        request: RHash,
+        texts: RHash,
+    ) -> Result<SearchReport, Error> {
         let request = Request::read(ruby, request)?;
         let folder = nogvl(ruby, |_| normalize_folder(&request.folder))?;
-        let glob = search_options::glob(ruby, request.glob.clone(), &folder)?;
+        let glob = search_options::glob(ruby, request.glob.clone(), &folder, &request.glob_lead)?;
         let search = request.compile(ruby)?;
         let mut owned: HashMap<String, Vec<u8>> = HashMap::with_capacity(texts.len());
         guarded(ruby, || {
@@ -265,6 +271,7 @@ impl DirCore {
                 cancel,
             )
         })
+        .map(SearchReport)
     }
 
     /// The paths below `folder` (matching `glob`) whose format has no text
@@ -274,9 +281,10 @@ impl DirCore {
         rb_self: &Self,
         folder: String,
         glob: Option<String>,
+        glob_lead: String,
     ) -> Result<Vec<String>, Error> {
         let folder = nogvl(ruby, |_| normalize_folder(&folder))?;
-        let glob = search_options::glob(ruby, glob, &folder)?;
+        let glob = search_options::glob(ruby, glob, &folder, &glob_lead)?;
         nogvl(ruby, |cancel| {
             Search::files_needing_text(&rb_self.store.root_fd(), &folder, glob.as_ref(), cancel)
         })
@@ -311,7 +319,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     class.define_method("search", method!(DirCore::search, 2))?;
     class.define_method(
         "files_needing_text",
-        method!(DirCore::files_needing_text, 2),
+        method!(DirCore::files_needing_text, 3),
     )?;
     Ok(())
 }

@@ -8,7 +8,7 @@
 //! Data crosses by name, never as positional arrays: Hashes come in and are
 //! read field by field (`fields::read`: an unknown or missing key is an
 //! ArgumentError); results go out as wrapped structs with readers
-//! (`EditOutcome`, `PatchOutcome`, `RunTree::Swept`) or as the gem's own value objects made
+//! (`EditOutcome`, `PatchOutcome`, `RunTree::Swept`, `SearchReport`) or as the gem's own value objects made
 //! with `new` and keywords (`StoredFile`, `LineWindow`, `Listing`).
 //!
 //! Entry points only specs call (`Native.panic_for_tests`) exist only with
@@ -27,6 +27,7 @@ mod patch_outcome;
 mod pdf_text;
 mod run_tree;
 mod search_options;
+mod search_report;
 mod stored_file;
 mod text_search;
 mod text_stream;
@@ -42,6 +43,7 @@ fn init(ruby: &Ruby) -> Result<(), Error> {
     edit_outcome::init(ruby, native)?;
     dir_core::init(ruby, native)?;
     text_search::init(ruby, native)?;
+    search_report::init(ruby, native)?;
     text_stream::init(ruby, native)?;
     office::init(ruby, native)?;
     patch::init(ruby, native)?;

@@ -130,15 +130,18 @@ fn apply_edits_guarded(
     })
 }
 
-/// The paths (store paths below `folder`) that `glob` matches, in order.
+/// The paths (store paths below `folder`) that `glob` matches, in order,
+/// each matched with `lead` in front of its path relative to `folder` (see
+/// `PathGlob::with_lead`; "" for none).
 fn glob_filter(
     ruby: &Ruby,
     glob: String,
     folder: String,
+    lead: String,
     paths: Vec<String>,
 ) -> Result<Vec<String>, Error> {
     let folder = nogvl(ruby, |_| path::normalize_folder(&folder))?;
-    let Some(glob) = search_options::glob(ruby, Some(glob), &folder)? else {
+    let Some(glob) = search_options::glob(ruby, Some(glob), &folder, &lead)? else {
         return Ok(paths);
     };
     nogvl(ruby, |cancel| {
@@ -241,7 +244,7 @@ pub fn init(ruby: &Ruby, native: RModule) -> Result<(), Error> {
     native.define_module_function("content_type_for", function!(content_type_for, 2))?;
     native.define_module_function("text_content_type?", function!(text_content_type, 1))?;
     native.define_module_function("sha256_hex", function!(sha256_hex, 1))?;
-    native.define_module_function("glob_filter", function!(glob_filter, 3))?;
+    native.define_module_function("glob_filter", function!(glob_filter, 4))?;
     native.define_module_function("apply_edits", function!(apply_edits, 2))?;
     native.define_module_function("apply_edits_within", function!(apply_edits_within, 3))?;
     native.define_module_function("text_from_bytes", function!(text_from_bytes, 1))?;

@@ -6,16 +6,15 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::os::fd::BorrowedFd;
 
-use file_stores_search::glob::PathGlob;
 use file_stores_search::{Content, Report, Search, Streamed};
-use file_stores_store::path;
 use magnus::{
     function, method, prelude::*, Error, RArray, RHash, RModule, RString, Ruby, TryConvert, Value,
 };
 use parking_lot::Mutex;
 
 use crate::nogvl::{guarded, nogvl};
-use crate::search_options::{self, Request};
+use crate::search_options::Request;
+use crate::search_report::SearchReport;
 
 /// Texts searched per call without the GVL, their strings held on this
 /// thread's stack meanwhile (8 KB). A part of this many is searched as one
@@ -24,7 +23,6 @@ const PER_CALL: usize = 1024;
 
 struct State {
     search: Search,
-    glob: Option<PathGlob>,
     report: Option<Report>,
     /// How many texts of the part being fed the report has taken, so that
     /// a call that nogvl starts again after an interrupt goes on from there.
@@ -41,16 +39,14 @@ struct State {
 pub struct TextSearch(Mutex<State>);
 
 impl TextSearch {
-    /// A search for `request` (see [`Request::read`]).
+    /// A search for `request` (see [`Request::read_for_texts`]): the store
+    /// feeds the texts of the files it searches, its glob applied.
     fn start(ruby: &Ruby, request: RHash) -> Result<Self, Error> {
-        let request = Request::read(ruby, request)?;
-        let folder = nogvl(ruby, |_| path::normalize_folder(&request.folder))?;
-        let glob = search_options::glob(ruby, request.glob.clone(), &folder)?;
+        let request = Request::read_for_texts(ruby, request)?;
         let search = request.compile(ruby)?;
         let report = Some(search.report());
         Ok(TextSearch(Mutex::new(State {
             search,
-            glob,
             report,
             fed: 0,
             stream: None,
@@ -117,15 +113,12 @@ impl TextSearch {
                 let mut state = rb_self.0.lock();
                 let State {
                     search,
-                    glob,
                     report,
                     fed,
                     ..
                 } = &mut *state;
                 match report.as_mut() {
-                    Some(report) => {
-                        search.feed_contents_from(report, &part, glob.as_ref(), cancel, fed)
-                    }
+                    Some(report) => search.feed_contents_from(report, &part, cancel, fed),
                     None => Ok(false),
                 }
             })?;
@@ -153,7 +146,7 @@ impl TextSearch {
         if state.report.is_none() {
             return Err(finished(ruby));
         }
-        let stream = state.search.stream(path, state.glob.as_ref());
+        let stream = state.search.stream(path);
         state.stream = Some(stream);
         Ok(())
     }
@@ -217,11 +210,12 @@ impl TextSearch {
         rb_self.0.lock().search.past_deadline()
     }
 
-    /// The output, with its notes; the search cannot be fed after.
-    fn finish(ruby: &Ruby, rb_self: &Self) -> Result<String, Error> {
+    /// What the search found (its `text` is the output); the search cannot
+    /// be fed after.
+    fn finish(ruby: &Ruby, rb_self: &Self) -> Result<SearchReport, Error> {
         let report = rb_self.0.lock().report.take();
         match report {
-            Some(report) => guarded(ruby, || Ok(report.finish())),
+            Some(report) => guarded(ruby, || Ok(SearchReport(report.finish()))),
             None => Err(finished(ruby)),
         }
     }

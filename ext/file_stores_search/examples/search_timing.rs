@@ -38,7 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut bytes = 0;
     for _ in 0..runs {
         let started = Instant::now();
-        let out = search.folder(&store.root_fd(), "", glob.as_ref(), &texts, &cancel)?;
+        let out = search
+            .folder(&store.root_fd(), "", glob.as_ref(), &texts, &cancel)?
+            .text();
         times.push(started.elapsed().as_secs_f64() * 1000.0);
         bytes = out.len();
     }

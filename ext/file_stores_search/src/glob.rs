@@ -2,7 +2,10 @@
 //!
 //! A glob without a slash (`*.md`) matches file names in any folder. One
 //! with a slash (`reports/**/*.csv`) matches paths relative to the folder the
-//! search is narrowed to (or the store's root). `*` and `?` never cross a
+//! search is narrowed to (or the store's root). In a tree of stores, a store
+//! mounted inside that folder is matched with the mount's place in front of
+//! its own paths (the `lead` of [`PathGlob::with_lead`]), so one glob means
+//! the same in every store of the tree. `*` and `?` never cross a
 //! slash, `**` matches any number of folders, `{csv,tsv}` either extension.
 //!
 //! A glob is at most [`MAX_GLOB_BYTES`] long, checked before it is compiled,
@@ -23,11 +26,21 @@ pub struct PathGlob {
     matcher: GlobSet,
     names_only: bool,
     prefix: String,
+    /// Put in front of a path relative to the folder before it is matched.
+    lead: String,
 }
 
 impl PathGlob {
     /// Compiles `glob` for files under `folder` (normalised, "" for the root).
     pub fn new(glob: &str, folder: &str) -> Result<Self> {
+        Self::with_lead(glob, folder, "")
+    }
+
+    /// Compiles `glob` for files under `folder` whose paths, relative to
+    /// it, are matched with `lead` in front: a store mounted at "api" inside
+    /// the folder "docs" a tree's search is narrowed to is searched at its
+    /// root with the lead "api/", so "api/**/*.md" finds its "v1/a.md".
+    pub fn with_lead(glob: &str, folder: &str, lead: &str) -> Result<Self> {
         if glob.len() > MAX_GLOB_BYTES {
             return Err(Error::invalid(
                 shortened(glob),
@@ -65,6 +78,7 @@ impl PathGlob {
             matcher,
             names_only,
             prefix,
+            lead: lead.to_owned(),
         })
     }
 
@@ -75,7 +89,8 @@ impl PathGlob {
             return self.matcher.is_match(name);
         }
         match path.strip_prefix(self.prefix.as_str()) {
-            Some(relative) => self.matcher.is_match(relative),
+            Some(relative) if self.lead.is_empty() => self.matcher.is_match(relative),
+            Some(relative) => self.matcher.is_match(format!("{}{relative}", self.lead)),
             None => false,
         }
     }
@@ -136,6 +151,26 @@ mod tests {
         assert!(inside.is_match("reports/2025/q4.csv"));
         assert!(!inside.is_match("reports/2025/deep/q4.csv"));
         assert!(!inside.is_match("2025/q4.csv"));
+    }
+
+    #[test]
+    fn a_lead_matches_a_mounted_store_as_the_tree_sees_it() {
+        let g = PathGlob::with_lead("api/**/*.md", "", "api/").unwrap();
+        assert!(g.is_match("v1/a.md") && g.is_match("a.md"));
+        assert!(!g.is_match("v1/a.txt"));
+        // The lead is a folder's name, not a glob: "[1]" is matched as it is.
+        let g = PathGlob::with_lead("v*/*.md", "", "v[1]/").unwrap();
+        assert!(g.is_match("a.md"));
+        assert!(!PathGlob::with_lead("v1/*.md", "", "v[1]/")
+            .unwrap()
+            .is_match("a.md"));
+        // A glob of names only has no use for it.
+        assert!(PathGlob::with_lead("*.md", "", "api/")
+            .unwrap()
+            .is_match("v1/a.md"));
+        assert!(PathGlob::with_lead("b/*.md", "", "a/x/")
+            .unwrap()
+            .rejects_path("b/y.md"));
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //!
 //! - [`Search`] (in `search/`): the engine: the walk (`walk.rs`), the
 //!   ordered parallel pipeline (`pipeline.rs`), each thread's searcher
-//!   (`worker.rs`) and the capped output (`report.rs`).
+//!   (`worker.rs`), the capped output and what a search found, as data
+//!   and as the model's text, for one store or merged for a tree
+//!   (`report.rs`).
 //! - [`glob`]: the `glob:` filter, with ripgrep's globset under the store's
 //!   path rules.
 
@@ -14,6 +16,6 @@ pub mod glob;
 mod search;
 
 pub use search::{
-    compile, Content, Options, Report, Search, Streamed, HEAP_LIMIT, MAX_LINE_CHARS,
+    compile, Content, Found, Options, Part, Report, Search, Streamed, HEAP_LIMIT, MAX_LINE_CHARS,
     MAX_PATTERN_BYTES,
 };

@@ -166,10 +166,10 @@ module RubyLLM
         Locks.hold(@table.entries.map(&:store), &block)
       end
 
-      # Searches every store with its own engine and merges the results
+      # Searches every store with its own engine and merges what they found
       # (see Merge): one set of caps, one deadline, one set of notes.
-      def search(pattern, path: nil, glob: nil, **options)
-        Merge.new(@table, FileStore::Search.arguments(pattern, path:, glob:, **options)).run
+      def search_report(request)
+        Merge.new(@table, request).run
       end
 
       # Nil: the tree is not one folder. run_code lays a run out store by
@@ -217,7 +217,4 @@ require_relative 'mounts/full_paths'
 require_relative 'mounts/locks'
 require_relative 'mounts/listings'
 require_relative 'mounts/moving'
-require_relative 'mounts/store_output'
-require_relative 'mounts/globs'
-require_relative 'mounts/notes'
 require_relative 'mounts/merge'

@@ -36,9 +36,12 @@ module RubyLLM
         end
 
         # The arguments of run checked and made ready for the engine: the
-        # request it reads by name, { pattern:, folder:, glob:, case_sensitive:,
-        # context:, files_only:, max_matches:, max_chars:, timeout: } (every key
-        # there; it refuses any other). Raises ArgumentError as run says.
+        # request it reads by name, { pattern:, folder:, glob:, glob_lead:,
+        # case_sensitive:, context:, files_only:, max_matches:, max_chars:,
+        # timeout: } (every key there; it refuses any other). +glob_lead+ is
+        # '': a tree of stores sets it for a store mounted inside the folder
+        # searched, whose paths the glob matches with the mount's place in
+        # front (see Mounts::Merge). Raises ArgumentError as run says.
         def arguments(pattern, path: nil, glob: nil, **options)
           unknown = options.keys - DEFAULTS.keys
           raise ArgumentError, "unknown search options: #{unknown.join(', ')}" if unknown.any?
@@ -51,15 +54,7 @@ module RubyLLM
 
           glob &&= utf8_text(glob, 'glob')
 
-          { pattern:, folder:, glob:, **engine_settings(DEFAULTS.merge(options)) }
-        end
-
-        # Searches the texts +store+ gives (a file's own for text files, the
-        # converted one for others) for the +request+ that arguments made:
-        # what every store does unless it searches by itself, as NativeDir
-        # does on disk.
-        def over_texts(store, request)
-          search_texts(store, request)
+          { pattern:, folder:, glob:, glob_lead: '', **engine_settings(DEFAULTS.merge(options)) }
         end
 
         # +text+ as UTF-8, which the engine needs; ArgumentError when its bytes
@@ -69,6 +64,33 @@ module RubyLLM
           return utf8 if utf8.valid_encoding?
 
           raise ArgumentError, "#{name} #{utf8.scrub.inspect} is not valid UTF-8 text; write it in UTF-8"
+        end
+
+        # Hands the engine the texts of the files in the request's folder
+        # that its glob matches, a part at a time in path order, so that a
+        # search that reaches its cap stops before the rest are read, and
+        # answers what it found (a Native::SearchReport): what every store
+        # does unless it searches by itself, as NativeDir does on disk. A
+        # store that can fetch many texts at once (the Active Storage store,
+        # in one query) answers texts_for_search(files, stop:) with [path,
+        # content] pairs, and may make parts smaller with search_part_bytes
+        # (the texts it loads are copies, not borrowed as Memory's are). A
+        # content is a text, nil (no text extracted yet), a Tempfile (closed
+        # once fed), or a download to search as it arrives: an object whose
+        # each_chunk { |bytes| } yields the file's bytes in order while the
+        # block returns true (see feed).
+        def over_texts(store, request)
+          search = FileStores::Native::TextSearch.start(request.except(:folder, :glob, :glob_lead))
+          part_bytes = store.respond_to?(:search_part_bytes) ? store.search_part_bytes : PART_BYTES
+          each_part(matching_files(store, request), part_bytes) do |files|
+            texts = texts_of(store, files, search)
+            begin
+              break unless feed(search, texts)
+            ensure
+              texts.each_value { |content| content.close! if content.is_a?(Tempfile) }
+            end
+          end
+          search.finish
         end
 
         private
@@ -87,32 +109,6 @@ module RubyLLM
 
           raise ArgumentError, "#{name} must be a whole number from 0 to #{LineWindow::MAX_LINE_NUMBER}, " \
                                "not #{value.inspect}"
-        end
-
-        # Hands the engine the texts of the files in +folder+ that +glob+
-        # matches, a part at a time in path order, so that a search that
-        # reaches its cap stops before the rest are read. A store that can
-        # fetch many texts at once (the Active Storage store, in one query)
-        # answers texts_for_search(files, stop:) with [path, content] pairs,
-        # and may make parts smaller with search_part_bytes (the texts it
-        # loads are copies, not borrowed as Memory's are). A content is a
-        # text, nil (no text extracted yet), a Tempfile (closed once fed), or
-        # a download to search as it arrives: an object whose
-        # each_chunk { |bytes| } yields the file's bytes in order while the
-        # block returns true (see feed).
-        # The engine is given no glob: matching_files has applied it.
-        def search_texts(store, request)
-          search = FileStores::Native::TextSearch.start(request.merge(glob: nil))
-          part_bytes = store.respond_to?(:search_part_bytes) ? store.search_part_bytes : PART_BYTES
-          each_part(matching_files(store, request[:folder], request[:glob]), part_bytes) do |files|
-            texts = texts_of(store, files, search)
-            begin
-              break unless feed(search, texts)
-            ensure
-              texts.each_value { |content| content.close! if content.is_a?(Tempfile) }
-            end
-          end
-          search.finish
         end
 
         # Feeds +texts+ (path => content) in path order, the engine's: the
@@ -160,14 +156,17 @@ module RubyLLM
           files.filter_map { |file| searchable(store, file) }.to_h
         end
 
-        def matching_files(store, folder, glob)
+        # The files of the request's folder its glob matches (see
+        # arguments for +glob_lead+).
+        def matching_files(store, request)
+          folder, glob = request.values_at(:folder, :glob)
           files = store.list(folder.empty? ? nil : folder)
           if !folder.empty? && files.empty? && !store.exist?(folder)
             raise RubyLLM::FileNotFoundError, "#{folder} does not exist"
           end
           return files unless glob
 
-          keep = FileStores::Native.glob_filter(glob, folder, files.map(&:path)).to_set
+          keep = FileStores::Native.glob_filter(glob, folder, request[:glob_lead], files.map(&:path)).to_set
           files.select { |file| keep.include?(file.path) }
         end
 

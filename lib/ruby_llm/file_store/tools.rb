@@ -109,7 +109,7 @@ module RubyLLM
           raise Refusal, 'glob must be a string, like "*.md"' unless glob.is_a?(String)
 
           glob = Search.utf8_text(glob, 'glob')
-          keep = FileStores::Native.glob_filter(glob, folder.to_s, files.map(&:path)).to_set
+          keep = FileStores::Native.glob_filter(glob, folder.to_s, '', files.map(&:path)).to_set
           files.select { |file| keep.include?(file.path) }
         end
 

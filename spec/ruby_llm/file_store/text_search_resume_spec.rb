@@ -11,14 +11,14 @@ RSpec.describe 'TextSearch#feed interrupted by signal traps', :native do
     end.to_h
   end
   let(:request) do
-    { pattern: 'hit', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false, max_matches: nil,
-      max_chars: nil, timeout: 60.0 }
+    { pattern: 'hit', case_sensitive: false, context: 0, files_only: false, max_matches: nil, max_chars: nil,
+      timeout: 60.0 }
   end
 
   def search_all
     search = RubyLLM::FileStores::Native::TextSearch.start(request)
     search.feed(texts)
-    search.finish
+    search.finish.text
   end
 
   it 'gives the same output as an undisturbed search, each file once' do

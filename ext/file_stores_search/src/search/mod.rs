@@ -48,7 +48,7 @@ use file_stores_store::fsutil::{open_folder, open_regular, read_small};
 use file_stores_store::text::{Encoding, TextReader};
 
 mod report;
-pub use report::Report;
+pub use report::{Found, Part, Report};
 use report::{Lines, Outcome, Stop};
 
 mod pipeline;
@@ -256,16 +256,16 @@ impl Search {
     }
 
     /// Searches texts the caller holds: `(path, Some(text))` for text, and
-    /// `(path, None)` for a file with no text yet. Paths are filtered by
-    /// `glob` (relative to `folder`) and visited in path order.
+    /// `(path, None)` for a file with no text yet, visited in path order.
+    /// The caller hands in the files its glob keeps (a store lists its files
+    /// before it reads their texts).
     pub fn texts<T: AsRef<[u8]>>(
         &self,
         docs: &[(String, Option<T>)],
-        glob: Option<&PathGlob>,
         cancel: &Cancel,
-    ) -> Result<String> {
+    ) -> Result<Found> {
         let mut report = self.report();
-        self.feed(&mut report, docs, glob, cancel)?;
+        self.feed(&mut report, docs, cancel)?;
         Ok(report.finish())
     }
 
@@ -276,14 +276,13 @@ impl Search {
         &self,
         report: &mut Report,
         docs: &[(String, Option<T>)],
-        glob: Option<&PathGlob>,
         cancel: &Cancel,
     ) -> Result<bool> {
-        self.feed_from(report, docs, glob, cancel, &mut 0)
+        self.feed_from(report, docs, cancel, &mut 0)
     }
 
-    /// [`Search::feed`] that can be resumed: `fed` counts the docs (those
-    /// `glob` keeps, in path order) the report has taken, and the call
+    /// [`Search::feed`] that can be resumed: `fed` counts the docs (in path
+    /// order) the report has taken, and the call
     /// skips that many. A call that failed as cancelled has added a prefix
     /// of the docs and counted it, so making it again with the same docs
     /// and `fed` adds each file once.
@@ -291,7 +290,6 @@ impl Search {
         &self,
         report: &mut Report,
         docs: &[(String, Option<T>)],
-        glob: Option<&PathGlob>,
         cancel: &Cancel,
         fed: &mut usize,
     ) -> Result<bool> {
@@ -302,7 +300,7 @@ impl Search {
             };
             (path.as_str(), source)
         });
-        self.feed_items(report, items, glob, cancel, fed)
+        self.feed_items(report, items, cancel, fed)
     }
 
     /// [`Search::feed_from`] for docs whose content may also be an open file
@@ -311,7 +309,6 @@ impl Search {
         &self,
         report: &mut Report,
         docs: &[(String, Content<T>)],
-        glob: Option<&PathGlob>,
         cancel: &Cancel,
         fed: &mut usize,
     ) -> Result<bool> {
@@ -323,23 +320,20 @@ impl Search {
             };
             (path.as_str(), source)
         });
-        self.feed_items(report, items, glob, cancel, fed)
+        self.feed_items(report, items, cancel, fed)
     }
 
     fn feed_items<'a>(
         &self,
         report: &mut Report,
         docs: impl Iterator<Item = (&'a str, Source<'a>)>,
-        glob: Option<&PathGlob>,
         cancel: &Cancel,
         fed: &mut usize,
     ) -> Result<bool> {
         if report.stop.is_some() {
             return Ok(false);
         }
-        let mut items: Vec<(&str, Source<'a>)> = docs
-            .filter(|(path, _)| glob.is_none_or(|g| g.is_match(path)))
-            .collect();
+        let mut items: Vec<(&str, Source<'a>)> = docs.collect();
         items.sort_by(|a, b| a.0.cmp(b.0));
         let items = items
             .into_iter()
@@ -365,7 +359,7 @@ impl Search {
         glob: Option<&'t PathGlob>,
         texts: &'t HashMap<String, Vec<u8>>,
         cancel: &Cancel,
-    ) -> Result<String> {
+    ) -> Result<Found> {
         let mut report = self.report();
         let dir = match open_folder(root, folder, false) {
             Ok(Some(dir)) => dir,
@@ -400,8 +394,8 @@ impl Search {
         if out_of_time && report.stop.is_none() {
             report.stop = Some(Stop::Deadline);
         }
-        report.unnamed.extend(walk.walk.unnamed);
-        report.deep.extend(walk.walk.deep);
+        report.skipped.unnamed.extend(walk.walk.unnamed);
+        report.skipped.deep.extend(walk.walk.deep);
         Ok(report.finish())
     }
 

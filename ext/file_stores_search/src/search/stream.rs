@@ -30,7 +30,6 @@ use grep_searcher::Searcher;
 
 use super::report::{Lines, Outcome};
 use super::{is_heap_limit, Report, Search, HEAP_LIMIT};
-use crate::glob::PathGlob;
 
 /// The most bytes of lines kept in front of the next part as context: the
 /// lines themselves are at most [`HEAP_LIMIT`] each, so without this bound
@@ -59,8 +58,6 @@ enum End {
 /// One file being searched as it arrives; see the module docs.
 pub struct Streamed {
     path: String,
-    /// False when the search's glob leaves the file out: it is not searched.
-    wanted: bool,
     searcher: Searcher,
     matcher: RegexMatcher,
     lines: Lines,
@@ -80,16 +77,13 @@ pub struct Streamed {
 
 impl Search {
     /// A file named `path` to search from chunks of its bytes, in order
-    /// (see [`Streamed`]). Left out, as a fed text is, when `glob` does not
-    /// match `path`.
-    pub fn stream(&self, path: String, glob: Option<&PathGlob>) -> Streamed {
-        let wanted = glob.is_none_or(|g| g.is_match(&path));
+    /// (see [`Streamed`]).
+    pub fn stream(&self, path: String) -> Streamed {
         let mut builder = self.searcher();
         // Transcoding happens before the parts are cut (see Decode).
         builder.bom_sniffing(false);
         Streamed {
             path,
-            wanted,
             searcher: builder.build(),
             matcher: self.matcher.clone(),
             lines: Lines::default(),
@@ -114,7 +108,7 @@ impl Streamed {
     /// whole (it takes milliseconds): a caller interrupted between two
     /// pushes stops there.
     pub fn push(&mut self, search: &Search, report: &Report, chunk: &[u8]) -> bool {
-        if !self.wanted || report.stop.is_some() || self.end.is_some() {
+        if report.stop.is_some() || self.end.is_some() {
             return false;
         }
         if search.past_deadline() {
@@ -130,8 +124,8 @@ impl Streamed {
     /// and adds the file's outcome to `report`. False once the search
     /// stopped (a cap, the deadline), as [`Search::feed`] answers.
     pub fn finish(mut self, search: &Search, report: &mut Report) -> bool {
-        if !self.wanted || report.stop.is_some() {
-            return report.stop.is_none();
+        if report.stop.is_some() {
+            return false;
         }
         if self.end.is_none() {
             let from = self.pending.len();
@@ -266,15 +260,16 @@ mod tests {
     fn whole(pattern: &str, opts: &Options, text: &[u8]) -> String {
         Search::new(pattern, opts.clone())
             .unwrap()
-            .texts(&[("f.txt".to_string(), Some(text))], None, &Cancel::new())
+            .texts(&[("f.txt".to_string(), Some(text))], &Cancel::new())
             .unwrap()
+            .text()
     }
 
     /// `text` pushed in chunks of the sizes `sizes` gives, in turn.
     fn streamed(pattern: &str, opts: &Options, text: &[u8], sizes: &[usize]) -> String {
         let search = Search::new(pattern, opts.clone()).unwrap();
         let mut report = search.report();
-        let mut stream = search.stream("f.txt".into(), None);
+        let mut stream = search.stream("f.txt".into());
         let mut at = 0;
         for size in sizes.iter().cycle() {
             if at >= text.len() {
@@ -287,7 +282,7 @@ mod tests {
             at = end;
         }
         stream.finish(&search, &mut report);
-        report.finish()
+        report.finish().text()
     }
 
     fn numbered(lines: usize, every: usize) -> Vec<u8> {
@@ -422,7 +417,7 @@ mod tests {
         let search = Search::new("needle", opts).unwrap();
         let mut report = search.report();
         report.add("a.txt".into(), &super::Outcome::Hits(Default::default(), 0));
-        let mut stream = search.stream("f.txt".into(), None);
+        let mut stream = search.stream("f.txt".into());
         let text = numbered(100, 10);
         // Up to the middle of line 35.
         let cut = text.windows(8).position(|w| w == b"line 35 ").unwrap() + 4;
@@ -439,7 +434,7 @@ mod tests {
         assert!(!stream.push(&late, &report, &text[cut..]));
         assert!(!stream.finish(&late, &mut report));
         assert_eq!(
-            report.finish(),
+            report.finish().text(),
             "f.txt:10:line 10 has the needle\nf.txt:20:line 20 has the needle\nf.txt:30:line 30 has the needle\n\
              [Stopped: the search ran out of time at line 34 of f.txt, after 1 file before it. Read the rest of that file \
              with read_file from offset 35; to reach the files after it, narrow the search with path or glob.]\n"
@@ -447,10 +442,10 @@ mod tests {
     }
 
     #[test]
-    fn a_line_too_long_fails_the_file_and_a_glob_leaves_it_out() {
+    fn a_line_too_long_fails_the_file() {
         let search = Search::new("x", Options::default()).unwrap();
         let mut report = search.report();
-        let mut stream = search.stream("f.txt".into(), None);
+        let mut stream = search.stream("f.txt".into());
         let block = vec![b'x'; 1 << 20];
         let mut pushes = 0;
         while stream.push(&search, &report, &block) {
@@ -459,15 +454,8 @@ mod tests {
         }
         stream.finish(&search, &mut report);
         assert_eq!(
-            report.finish(),
+            report.finish().text(),
             "No matches.\nCould not search 1 file: f.txt (it has a line longer than 64 MB).\n"
         );
-
-        let glob = crate::glob::PathGlob::new("*.md", "").unwrap();
-        let mut report = search.report();
-        let mut stream = search.stream("f.txt".into(), Some(&glob));
-        assert!(!stream.push(&search, &report, b"x\n"));
-        assert!(stream.finish(&search, &mut report));
-        assert_eq!(report.finish(), "No matches.\n");
     }
 }

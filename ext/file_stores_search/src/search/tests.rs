@@ -11,8 +11,9 @@ fn docs(list: &[(&str, Option<&str>)]) -> Vec<(String, Option<Vec<u8>>)> {
 fn search(pattern: &str, opts: Options, list: &[(&str, Option<&str>)]) -> String {
     Search::new(pattern, opts)
         .unwrap()
-        .texts(&docs(list), None, &Cancel::new())
+        .texts(&docs(list), &Cancel::new())
         .unwrap()
+        .text()
 }
 
 #[test]
@@ -179,8 +180,9 @@ fn utf16_with_a_bom_and_invalid_utf8() {
     ];
     let out = Search::new("hello", Options::default())
         .unwrap()
-        .texts(&docs, None, &Cancel::new())
-        .unwrap();
+        .texts(&docs, &Cancel::new())
+        .unwrap()
+        .text();
     assert_eq!(out, "bad:1:ok \u{fffd} hello\nw:1:hello wide\n");
 }
 
@@ -188,11 +190,9 @@ fn utf16_with_a_bom_and_invalid_utf8() {
 fn a_cancelled_search_stops() {
     let cancel = Cancel::new();
     cancel.cancel();
-    let err = Search::new("x", Options::default()).unwrap().texts(
-        &docs(&[("a", Some("x"))]),
-        None,
-        &cancel,
-    );
+    let err = Search::new("x", Options::default())
+        .unwrap()
+        .texts(&docs(&[("a", Some("x"))]), &cancel);
     assert!(err.unwrap_err().is_cancelled());
 }
 
@@ -226,7 +226,7 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     let mut texts = HashMap::new();
     texts.insert("doc.pdf".to_string(), b"extracted hit\n".to_vec());
     let root_fd = &store.root_fd();
-    let out = search.folder(root_fd, "", None, &texts, &c).unwrap();
+    let out = search.folder(root_fd, "", None, &texts, &c).unwrap().text();
     assert_eq!(
         out,
         "a-b.txt:1:hit a-b\na.txt:1:hit a\na/b.txt:1:hit ab\ndoc.pdf:1:extracted hit\n\
@@ -237,7 +237,10 @@ fn folder_search_walks_in_path_order_skipping_hidden_links_and_binaries() {
     assert_eq!(needing, ["doc.pdf", "scan.png"]);
     let glob = PathGlob::new("a/*.txt", "").unwrap();
     assert_eq!(
-        search.folder(root_fd, "", Some(&glob), &texts, &c).unwrap(),
+        search
+            .folder(root_fd, "", Some(&glob), &texts, &c)
+            .unwrap()
+            .text(),
         "a/b.txt:1:hit ab\n"
     );
     assert!(search.folder(root_fd, "missing", None, &texts, &c).is_err());
@@ -316,8 +319,9 @@ fn files_on_disk_search_like_the_same_texts_small_or_large() {
         let search = Search::new("hit", opts).unwrap();
         let on_disk = search
             .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
-            .unwrap();
-        assert_eq!(on_disk, search.texts(&docs, None, &c).unwrap());
+            .unwrap()
+            .text();
+        assert_eq!(on_disk, search.texts(&docs, &c).unwrap().text());
         for found in [
             "b.txt",
             "large.log",
@@ -359,19 +363,16 @@ fn feeding_in_parts_gives_the_same_output_and_stops_early() {
         },
     )
     .unwrap();
-    let whole = search.texts(&all, None, &Cancel::new()).unwrap();
+    let whole = search.texts(&all, &Cancel::new()).unwrap().text();
     let mut report = search.report();
     let mut parts_fed = 0;
     for part in all.chunks(7) {
         parts_fed += 1;
-        if !search
-            .feed(&mut report, part, None, &Cancel::new())
-            .unwrap()
-        {
+        if !search.feed(&mut report, part, &Cancel::new()).unwrap() {
             break;
         }
     }
-    assert_eq!(report.finish(), whole);
+    assert_eq!(report.finish().text(), whole);
     assert!(
         parts_fed < 20,
         "stopped once capped, after {parts_fed} parts"
@@ -392,7 +393,8 @@ fn names_files_whose_names_are_not_utf8() {
     let out = Search::new("needle", Options::default())
         .unwrap()
         .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
-        .unwrap();
+        .unwrap()
+        .text();
     assert_eq!(
         out,
         "No matches.\nSkipped 1 file or folder whose name is not UTF-8, or holds a control character or a backslash: odd\\xff.txt. Rename it to search it.\n"
@@ -416,7 +418,8 @@ fn a_folder_search_past_its_deadline_says_so_even_before_any_file() {
     let search = Search::new("x", opts).unwrap();
     let out = search
         .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
-        .unwrap();
+        .unwrap()
+        .text();
     assert!(out.contains("ran out of time after 0 files"), "{out}");
 }
 
@@ -500,7 +503,8 @@ fn text_named_as_a_binary_format_is_searched_on_disk() {
     let search = Search::new("hit", Options::default()).unwrap();
     let out = search
         .folder(&store.root_fd(), "", None, &HashMap::new(), &c)
-        .unwrap();
+        .unwrap()
+        .text();
     assert_eq!(
         out,
         "fplsp.doc:1:FPSP hit\nlong.xlsx:2:hit at the end\n\
@@ -547,7 +551,8 @@ fn a_tree_deeper_than_a_path_reaches_is_searched_to_the_cap_and_named() {
     let out = Search::new("needle", Options::default())
         .unwrap()
         .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
-        .unwrap();
+        .unwrap()
+        .text();
     assert!(out.starts_with("top.txt:1:needle\n"), "{out}");
     assert!(
         out.contains("Skipped 1 folder deeper than a store path reaches"),
@@ -568,7 +573,8 @@ fn a_line_longer_than_the_heap_limit_is_named_as_such() {
     let out = Search::new("needle", Options::default())
         .unwrap()
         .folder(&store.root_fd(), "", None, &HashMap::new(), &Cancel::new())
-        .unwrap();
+        .unwrap()
+        .text();
     let why = format!("it has a line longer than {} MB", HEAP_LIMIT >> 20);
     assert!(out.contains(&why), "{out}");
 }
@@ -622,10 +628,10 @@ fn searches_open_files_from_their_start() {
     let search = Search::new("needle", Options::default()).unwrap();
     let mut report = search.report();
     let more = search
-        .feed_contents_from(&mut report, &docs, None, &Cancel::new(), &mut 0)
+        .feed_contents_from(&mut report, &docs, &Cancel::new(), &mut 0)
         .unwrap();
     assert!(more);
-    let out = report.finish();
+    let out = report.finish().text();
     assert!(
         out.starts_with(
             "a.log:200001:the needle at the end\nb.txt:1:a needle\nd.md:1:needle in a text\n"
@@ -634,4 +640,101 @@ fn searches_open_files_from_their_start() {
     );
     assert!(out.contains("c.bin") && out.contains("e.pdf"), "{out}");
     assert!(!out.contains("c.bin:1"), "{out}");
+}
+
+/// What `list` (path, text) gives when searched as one store.
+fn found(pattern: &str, opts: &Options, list: &[(&str, Option<&str>)]) -> Found {
+    Search::new(pattern, opts.clone())
+        .unwrap()
+        .texts(&docs(list), &Cancel::new())
+        .unwrap()
+}
+
+#[test]
+fn a_merge_of_stores_shows_what_one_store_with_their_files_shows() {
+    let chat = [
+        ("a.md", Some("hit a\nplain\nhit a2\n")),
+        ("m/hidden.md", Some("hit hidden\n")),
+        ("m/gone.bin", Some("hit\0")),
+        ("z.md", Some("hit z\n")),
+    ];
+    let mounted = [
+        ("b.md", Some("hit b\nplain\nplain\nplain\nhit b2\n")),
+        ("c:1:d.md", Some("hit with a line number in the name\n")),
+        ("e, f.txt", Some("hit\0binary")),
+        ("scan.pdf", None),
+    ];
+    let flat = [
+        ("a.md", Some("hit a\nplain\nhit a2\n")),
+        ("m/b.md", Some("hit b\nplain\nplain\nplain\nhit b2\n")),
+        ("m/c:1:d.md", Some("hit with a line number in the name\n")),
+        ("m/e, f.txt", Some("hit\0binary")),
+        ("m/scan.pdf", None),
+        ("z.md", Some("hit z\n")),
+    ];
+    let hidden = ["m".to_string()];
+    for opts in [
+        Options::default(),
+        Options {
+            context: 1,
+            ..Options::default()
+        },
+        Options {
+            files_only: true,
+            ..Options::default()
+        },
+        // Capped at the last file: a store names what it skipped even
+        // past the place the merged search stops, as each store searched it.
+        Options {
+            max_matches: Some(5),
+            ..Options::default()
+        },
+        Options {
+            max_chars: Some(810),
+            ..Options::default()
+        },
+    ] {
+        let (chat, mounted) = (found("hit", &opts, &chat), found("hit", &opts, &mounted));
+        let parts = [
+            Part {
+                prefix: "",
+                found: Some(&chat),
+                hidden: &hidden,
+            },
+            Part {
+                prefix: "m/",
+                found: Some(&mounted),
+                hidden: &[],
+            },
+        ];
+        let merged = Found::merge(opts.clone(), &parts).text();
+        assert_eq!(merged, found("hit", &opts, &flat).text(), "{opts:?}");
+    }
+}
+
+#[test]
+fn a_merge_stops_where_a_store_was_left_unsearched() {
+    let opts = Options::default();
+    let chat = found(
+        "hit",
+        &opts,
+        &[("a.md", Some("hit a\n")), ("z.md", Some("hit z\n"))],
+    );
+    let parts = [
+        Part {
+            prefix: "",
+            found: Some(&chat),
+            hidden: &[],
+        },
+        Part {
+            prefix: "m/",
+            found: None,
+            hidden: &[],
+        },
+    ];
+    assert_eq!(
+        Found::merge(opts, &parts).text(),
+        "a.md:1:hit a\n[Stopped: the search ran out of time after 2 files, up to a.md. \
+         Narrow the search with path or glob, or a more specific pattern.]\n"
+    );
 }

@@ -94,6 +94,15 @@ module RubyLLM
           entry_for(full).equal?(entry) && !mount_folder?(full)
         end
 
+        # The names of the mounts inside +entry+'s part of the tree (every
+        # mount, for the default store), whose files hide the store's own at
+        # and under their names: what visible? asks of a path, as the search
+        # engine asks it (Native::SearchReport.merge).
+        def hiding(entry)
+          inside = entry.default? ? @mounts : @mounts.select { |mount| mount.name.start_with?(entry.prefix) }
+          inside.map(&:name)
+        end
+
         # The mounts strictly inside +folder+ ('' the root).
         def mounts_inside(folder)
           return @mounts if folder.empty?

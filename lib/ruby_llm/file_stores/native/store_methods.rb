@@ -95,13 +95,19 @@ module RubyLLM
         end
 
         # Searches the files for +pattern+, a regular expression (see
-        # RubyLLM::FileStore::Search.run for the options and the result).
-        # This default searches the texts the store gives; a store that can
-        # search by itself overrides it, as NativeDir does on disk.
+        # RubyLLM::FileStore::Search.run for the options and the result): the
+        # text of what search_report found.
         def search(pattern, path: nil, glob: nil, **options)
-          RubyLLM::FileStore::Search.over_texts(self, RubyLLM::FileStore::Search.arguments(pattern, path:, glob:,
-                                                                                                    **options))
+          search_report(RubyLLM::FileStore::Search.arguments(pattern, path:, glob:, **options)).text
         end
+
+        # What a search for +request+ (made by
+        # RubyLLM::FileStore::Search.arguments) found, as data: a
+        # Native::SearchReport, whose text is the output. This default
+        # searches the texts the store gives; a store that can search by
+        # itself overrides it, as NativeDir does on disk, and a tree of
+        # stores merges its stores' reports.
+        def search_report(request) = RubyLLM::FileStore::Search.over_texts(self, request)
 
         # The folder holding the store's files on disk, or nil for a store
         # that keeps them elsewhere.

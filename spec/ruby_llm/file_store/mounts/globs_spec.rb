@@ -3,7 +3,7 @@
 # search_files' glob over a tree: the files it finds are those list_files
 # finds with the same glob (which matches the full paths), whatever mount a
 # file is in. A "**" in front of a mount's folders matches them too.
-RSpec.describe RubyLLM::FileStore::Mounts::Globs do
+RSpec.describe RubyLLM::FileStore::Mounts, 'search glob' do
   let(:tree) do
     docs = RubyLLM::FileStore::Memory.new
     api = RubyLLM::FileStore::Memory.new
@@ -23,7 +23,7 @@ RSpec.describe RubyLLM::FileStore::Mounts::Globs do
 
   # The engine's own glob over the tree's full paths, as list_files applies it.
   def listed(glob, path = nil)
-    RubyLLM::FileStores::Native.glob_filter(glob, path || '', tree.list(path).map(&:path)).sort
+    RubyLLM::FileStores::Native.glob_filter(glob, path || '', '', tree.list(path).map(&:path)).sort
   end
 
   # The last ones leave several globs, some with braces of their own, and

@@ -8,27 +8,36 @@ require 'digest'
 # is an error at once, never a value read into another field.
 RSpec.describe 'Named fields across the native boundary', :native do
   let(:native) { RubyLLM::FileStores::Native }
+  # A search over texts takes no folder and no glob: the store lists the
+  # files its glob keeps before it reads their texts.
   let(:request) do
-    { pattern: 'b', folder: '', glob: nil, case_sensitive: false, context: 0, files_only: false,
-      max_matches: nil, max_chars: nil, timeout: 10.0 }
+    { pattern: 'b', case_sensitive: false, context: 0, files_only: false, max_matches: nil, max_chars: nil,
+      timeout: 10.0 }
   end
+  let(:folder_request) { request.merge(folder: '', glob: nil, glob_lead: '') }
 
   around { |example| Dir.mktmpdir { |dir| (@dir = dir) && example.run } }
 
   it 'reads a search request by name, refusing unknown and missing fields and wrong types' do
     search = native::TextSearch.start(request.merge(files_only: true))
     search.feed({ 'a.md' => "a\nb\n", 'c.md' => "c\n" })
-    expect(search.finish).to eq("a.md\n")
+    expect(search.finish.text).to eq("a.md\n")
     expect { native::TextSearch.start(request.merge(contxt: 1)) }
-      .to raise_error(ArgumentError, /\Aunknown search request field :contxt; the fields are :pattern, :folder, /)
+      .to raise_error(ArgumentError,
+                      /\Aunknown search request field :contxt; the fields are :pattern, :case_sensitive,/)
     expect { native::TextSearch.start(request.merge('pattern' => 'b')) }
       .to raise_error(ArgumentError, /unknown search request field "pattern"/)
-    expect { native::TextSearch.start(request.except(:timeout, :glob)) }
-      .to raise_error(ArgumentError, 'search request is missing :glob, :timeout')
+    expect { native::TextSearch.start(request.merge(glob: '*.md')) }
+      .to raise_error(ArgumentError, /unknown search request field :glob/)
+    expect { native::TextSearch.start(request.except(:timeout, :context)) }
+      .to raise_error(ArgumentError, 'search request is missing :context, :timeout')
     expect { native::TextSearch.start(request.merge(context: 'one')) }
       .to raise_error(TypeError, /\Asearch request field :context: /)
     core = native::DirCore.open(@dir, nil)
-    expect { core.search(request.merge(max_match: 1), {}) }.to raise_error(ArgumentError, /field :max_match/)
+    expect { core.search(folder_request.merge(max_match: 1), {}) }.to raise_error(ArgumentError, /field :max_match/)
+    expect { core.search(folder_request.except(:glob_lead), {}) }
+      .to raise_error(ArgumentError, 'search request is missing :glob_lead')
+    expect(core.search(folder_request, {}).text).to eq("No matches.\n")
   end
 
   it 'reads read_lines windows by name and answers a LineWindow' do

@@ -319,23 +319,23 @@ fn uncapped() -> Options {
 fn a_feed_cancelled_half_way_goes_on_where_it_stopped() {
     let docs = many_docs(4000);
     let search = Search::new("hit", uncapped()).unwrap();
-    let whole = search.texts(&docs, None, &Cancel::new()).unwrap();
+    let whole = search.texts(&docs, &Cancel::new()).unwrap().text();
     let mut partial = 0;
     // The flag sets itself at the n-th look, wherever the pipeline is then.
     for checks in [1, 10, 100, 1000, 3000] {
         let mut report = search.report();
         let mut fed = 0;
         let cancel = Cancel::after_checks(checks);
-        let first = search.feed_from(&mut report, &docs, None, &cancel, &mut fed);
+        let first = search.feed_from(&mut report, &docs, &cancel, &mut fed);
         let e = first.expect_err("a flag set mid-feed stops it");
         assert!(e.is_cancelled());
         assert!(fed < docs.len(), "{checks}: fed {fed}");
         partial += usize::from(fed > 0);
         // As the binding does after an interrupt that raised nothing.
-        let again = search.feed_from(&mut report, &docs, None, &Cancel::new(), &mut fed);
+        let again = search.feed_from(&mut report, &docs, &Cancel::new(), &mut fed);
         assert!(again.unwrap(), "the search goes on");
         assert_eq!(fed, docs.len());
-        assert_eq!(report.finish(), whole, "cancelled at look {checks}");
+        assert_eq!(report.finish().text(), whole, "cancelled at look {checks}");
     }
     assert!(partial > 0, "no feed was cancelled after taking some files");
 }
@@ -345,8 +345,9 @@ fn a_deadline_shows_a_prefix_of_the_output_with_no_gap() {
     let docs = many_docs(20_000);
     let whole = Search::new("hit", uncapped())
         .unwrap()
-        .texts(&docs, None, &Cancel::new())
-        .unwrap();
+        .texts(&docs, &Cancel::new())
+        .unwrap()
+        .text();
     for ms in [0, 1, 3, 10] {
         let opts = Options {
             deadline: Some(Instant::now() + Duration::from_millis(ms)),
@@ -354,8 +355,9 @@ fn a_deadline_shows_a_prefix_of_the_output_with_no_gap() {
         };
         let out = Search::new("hit", opts)
             .unwrap()
-            .texts(&docs, None, &Cancel::new())
-            .unwrap();
+            .texts(&docs, &Cancel::new())
+            .unwrap()
+            .text();
         let Some(at) = out.find("[Stopped: the search ran out of time after ") else {
             assert_eq!(out, whole, "finished within {ms} ms");
             continue;
