@@ -57,8 +57,7 @@ module RubyLLM
         # store as a tree of one), +sandboxed+ or not; +inner+: the runner's
         # own mounts (paths in the folder).
         def initialize(tree, sandboxed:, inner: [])
-          @tree = tree.is_a?(FileStore::Mounts)
-          own, mounted = @tree ? [tree.default_store, tree.mounts] : [tree, {}]
+          own, mounted = tree.is_a?(FileStore::Mounts) ? [tree.default_store, tree.mounts] : [tree, {}]
           names = mounted.keys
           @default = Part.new(name: '', store: own, kind: default_kind(own, sandboxed, inner + names))
           @read_only_default = sandboxed && FileStore::Mounts::Locks.read_only?(own)
@@ -72,17 +71,11 @@ module RubyLLM
 
         def in_place? = @default.kind != :staged
 
-        # Whether the store is a FileStore::Mounts. A single store's run
-        # differs from a tree's in three things the model has always seen
-        # so: a staged copy of a read-only store is the run's own (its
-        # writes refused when saved back, not bound read-only:
-        # folder_read_only?), a folder over its cap is the files_error, not
-        # a note, and a sweep that fails names no folder.
-        def tree? = @tree
-
         # Whether the run's folder is bound read-only: a read-only store's
-        # own in place; in a tree, its staged copy too.
-        def folder_read_only? = @read_only_default && (in_place? || @tree)
+        # own in place, or its staged copy, so the code learns at its first
+        # write that it cannot write (sandboxed: else nothing is bound, and
+        # what the code writes is refused when saved back).
+        def folder_read_only? = @read_only_default
 
         # Whether the run's folder is a read-only store's own, where no
         # mount point is made: the sandbox lays it out around its mounts
