@@ -12,7 +12,8 @@ module RubyLLM
       #   the code runs in it, under its lock, a writable one's changes
       #   recorded in its history. Else it is staged: the run's folder is an
       #   empty one with the files named in +files+ copied in, what the code
-      #   created or changed saved back through the store when the run ends.
+      #   created or changed saved back through the store when the run ends;
+      #   a read-only store's copy is bound read-only (folder_read_only?).
       # - A mounted folder store is bound at its path: read-only when the
       #   store is (never copied, never written back), read-write when not,
       #   under the store's lock for the run, swept for what the code
@@ -31,10 +32,10 @@ module RubyLLM
       # entries for that, it is staged.
       #
       # Without a sandbox nothing can be bound: the default store works in
-      # place only when it is a writable folder, and every mount is staged
-      # (a read-only folder too: what the code writes under it is refused
-      # when saved back). A link to a folder would let the code write into
-      # a read-only one.
+      # place only when it is a writable folder, and every other store is
+      # staged (a read-only one too: what the code writes in its copy is
+      # refused when saved back). A link to a folder would let the code
+      # write into a read-only one.
       class Layout # :nodoc:
         # A store of the tree: +name+ its mount name ('' for the default
         # store), +kind+ :folder (in place, writable), :read_only (a folder
