@@ -13,4 +13,21 @@ RSpec.describe RubyLLM::FileStore::ActiveStorage, 'under a staged run_code' do
   let(:store) { store_for(chat) }
 
   it_behaves_like 'a staged run that keeps concurrent edits'
+
+  # As a read-only NativeDir's folder is: the code's writes fail in the code.
+  it "binds a read-only chat's staged copy read-only, and the chat's files stay as they were" do
+    store.write('notes/plan.md', "one\n")
+    read_only = store_for(chat, read_only: true)
+    result = runner_for(read_only, python: false, ruby: false, shell: true)
+             .run(language: 'shell', files: ['notes'], code: <<~SH)
+               cat notes/plan.md
+               echo two >> notes/plan.md || echo refused
+               echo new > new.md || echo refused
+             SH
+    expect(result).to have_attributes(stdout: "one\nrefused\nrefused\n", created: [], changed: [], unsaved_files: [],
+                                      stderr: a_string_including('Read-only file system'))
+    expect(result.notes).to include(RubyLLM::FileStore::CodeExecution::Report::READ_ONLY)
+    expect(store.list.map(&:path)).to eq(['notes/plan.md'])
+    expect(store.read('notes/plan.md')).to eq("one\n")
+  end
 end

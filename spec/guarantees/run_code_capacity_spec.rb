@@ -48,6 +48,25 @@ RSpec.describe 'Guarantee: max_bytes holds after a run, and the output comes bac
     expect(result.notes.join).to include('with names the files cannot hold (control characters, or not UTF-8): ' \
                                          'bad\\nname.bin, not�utf8.bin.')
   end
+
+  # One rule for a folder over its cap, a store's own or a tree's mount: the
+  # files_error, as a staged store's refused write is; with two over, the
+  # first store's, the other's a note.
+  it "says a tree's folders over their caps in files_error, the second as a note", :aggregate_failures do
+    store = RubyLLM::NativeDir.new(root, max_bytes: cap)
+    notes = RubyLLM::NativeDir.new(File.join(@tmp, 'notes'), max_bytes: 2 * cap)
+    tree = RubyLLM::FileStore::Mounts.new(store, 'notes' => notes)
+    result = shell(shell_runner(tree), <<~SH)
+      head -c 3000000 /dev/zero > notes/big.bin
+      echo done
+    SH
+    expect(result).to have_attributes(stdout: "done\n", unsaved_files: ['notes/big.bin'],
+                                      files_error: a_string_including('full', "limit is #{2 * cap} bytes"))
+    result = shell(shell_runner(tree), 'head -c 2000000 /dev/zero > a.bin; head -c 3000000 /dev/zero > notes/b.bin')
+    expect(result).to have_attributes(unsaved_files: %w[a.bin notes/b.bin],
+                                      files_error: a_string_including("limit is #{cap} bytes"))
+    expect(result.notes).to include(a_string_including("limit is #{2 * cap} bytes"))
+  end
 end
 
 # Guarantee (issue #26, 8): max_bytes holds over many in-place runs and for

@@ -12,7 +12,8 @@ module RubyLLM
       #   the code runs in it, under its lock, a writable one's changes
       #   recorded in its history. Else it is staged: the run's folder is an
       #   empty one with the files named in +files+ copied in, what the code
-      #   created or changed saved back through the store when the run ends.
+      #   created or changed saved back through the store when the run ends;
+      #   a read-only store's copy is bound read-only (folder_read_only?).
       # - A mounted folder store is bound at its path: read-only when the
       #   store is (never copied, never written back), read-write when not,
       #   under the store's lock for the run, swept for what the code
@@ -31,10 +32,10 @@ module RubyLLM
       # entries for that, it is staged.
       #
       # Without a sandbox nothing can be bound: the default store works in
-      # place only when it is a writable folder, and every mount is staged
-      # (a read-only folder too: what the code writes under it is refused
-      # when saved back). A link to a folder would let the code write into
-      # a read-only one.
+      # place only when it is a writable folder, and every other store is
+      # staged (a read-only one too: what the code writes in its copy is
+      # refused when saved back). A link to a folder would let the code
+      # write into a read-only one.
       class Layout # :nodoc:
         # A store of the tree: +name+ its mount name ('' for the default
         # store), +kind+ :folder (in place, writable), :read_only (a folder
@@ -57,8 +58,7 @@ module RubyLLM
         # store as a tree of one), +sandboxed+ or not; +inner+: the runner's
         # own mounts (paths in the folder).
         def initialize(tree, sandboxed:, inner: [])
-          @tree = tree.is_a?(FileStore::Mounts)
-          own, mounted = @tree ? [tree.default_store, tree.mounts] : [tree, {}]
+          own, mounted = tree.is_a?(FileStore::Mounts) ? [tree.default_store, tree.mounts] : [tree, {}]
           names = mounted.keys
           @default = Part.new(name: '', store: own, kind: default_kind(own, sandboxed, inner + names))
           @read_only_default = sandboxed && FileStore::Mounts::Locks.read_only?(own)
@@ -72,17 +72,11 @@ module RubyLLM
 
         def in_place? = @default.kind != :staged
 
-        # Whether the store is a FileStore::Mounts. A single store's run
-        # differs from a tree's in three things the model has always seen
-        # so: a staged copy of a read-only store is the run's own (its
-        # writes refused when saved back, not bound read-only:
-        # folder_read_only?), a folder over its cap is the files_error, not
-        # a note, and a sweep that fails names no folder.
-        def tree? = @tree
-
         # Whether the run's folder is bound read-only: a read-only store's
-        # own in place; in a tree, its staged copy too.
-        def folder_read_only? = @read_only_default && (in_place? || @tree)
+        # own in place, or its staged copy, so the code learns at its first
+        # write that it cannot write (sandboxed: else nothing is bound, and
+        # what the code writes is refused when saved back).
+        def folder_read_only? = @read_only_default
 
         # Whether the run's folder is a read-only store's own, where no
         # mount point is made: the sandbox lays it out around its mounts

@@ -28,8 +28,8 @@ module RubyLLM
                      written_in_place: in_place)
         end
 
-        # What the result of a run in a read-only store's folder says (in a
-        # tree, in its staged copy too).
+        # What the result of a run in a read-only store's folder, or in its
+        # staged copy, says.
         READ_ONLY = "The files are read-only: the code could change nothing in them (a write fails with 'Read-only " \
                     "file system'). Write scratch files in /tmp, or your own copies with write_file elsewhere, such " \
                     'as notes/.'

@@ -9,8 +9,9 @@ module RubyLLM
       # - stopped: why the sandbox stopped it (time, memory), or nil.
       # - changed: files that existed and now differ; the model reads them
       #   again before changing them with edit_file or write_file.
-      # - unsaved_files / files_error: what a full store did not take, with
-      #   the store's message.
+      # - unsaved_files / files_error: what a full or read-only store did
+      #   not take, or a folder over its cap lost, with the store's message
+      #   (when several stores' are, the first; the others are notes).
       # - shadowed_mounts: mounts the folder's own files hid.
       # - files: the StoredFiles created or changed; for a run in a store's
       #   folder they are made (and their digests taken) when first asked

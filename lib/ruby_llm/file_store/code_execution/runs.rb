@@ -105,8 +105,8 @@ module RubyLLM
 
         # A read-only store's own folder is bound read-only (Bwrap#command),
         # and gets no mount point: with mounts in it, the sandbox lays it out
-        # around them (ReadOnlyRoot); in a tree, a staged copy of one is
-        # bound read-only too (Layout#folder_read_only?). +binds+: a tree's
+        # around them (ReadOnlyRoot); a staged copy of one is bound
+        # read-only too (Layout#folder_read_only?). +binds+: a tree's
         # mounts (Mounts::Mount), bound after the runner's.
         def execute(lang, code_file, tmp, run, binds)
           folder = run.folder

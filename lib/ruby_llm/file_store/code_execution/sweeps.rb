@@ -20,7 +20,7 @@ module RubyLLM
           entries = limits[:files_budget]
           bytes = limits[:bytes_budget]
           views.map do |view|
-            sweep, trouble = sweep_view(view, view.skip(mounts.paths, own), [entries, bytes], run.layout)
+            sweep, trouble = sweep_view(view, view.skip(mounts.paths, own), [entries, bytes])
             spent_entries, spent_bytes = sweep.spent
             entries = [entries - spent_entries, 0].max
             bytes = [bytes - spent_bytes, 0].max
@@ -31,11 +31,11 @@ module RubyLLM
 
         # Whatever goes wrong sweeping, the run's output still comes back,
         # with a note.
-        def sweep_view(view, skip, (entries, bytes), layout)
+        def sweep_view(view, skip, (entries, bytes))
           [LongPaths.trim(view, view.before.sweep(skip:, entries:, bytes:)), nil]
         rescue StandardError => e
-          where = view.prefix.empty? ? (' in the folder' if layout.tree?) : " in #{view.prefix}"
-          [Snapshot::Sweep.empty, "The files the run left#{where} could not be checked (#{e.message}), so none " \
+          where = view.prefix.empty? ? 'the folder' : view.prefix
+          [Snapshot::Sweep.empty, "The files the run left in #{where} could not be checked (#{e.message}), so none " \
                                   'are listed here: find them with list_files.']
         end
 
@@ -80,10 +80,12 @@ module RubyLLM
           hidden = HiddenWrites.paths(placed, run.layout)
           paths = tree_paths(placed, saved, unsaved + refused, hidden)
           paths[:deleted] -= HiddenWrites.deleted(placed, run.layout)
-          # A store that is no tree says its cap as the files_error.
-          error ||= refused_error(refused) || (placed.first.cap_note unless run.layout.tree?)
+          # A folder over its cap says so as a staged store's refused write
+          # does: the files_error, the first store's; the others' are notes.
+          error, *caps = [error || refused_error(refused), *placed.filter_map(&:cap_note)].compact
           result(lang, outcome, mounts, **paths,
-                 error:, trouble: tree_trouble(placed, conflicts, refused, run.layout) + HiddenWrites.notes(hidden))
+                 error:, trouble: tree_trouble(placed, conflicts, refused, run.layout) + caps +
+                                  HiddenWrites.notes(hidden))
         end
 
         # The paths of the result, in full: what the code wrote in place,
@@ -120,8 +122,7 @@ module RubyLLM
         end
 
         def tree_trouble(placed, conflicts, refused, layout)
-          notes = conflict_notes(conflicts) +
-                  placed.flat_map { |one| [one.trouble, (one.cap_note if layout.tree?)] }.compact
+          notes = conflict_notes(conflicts) + placed.filter_map(&:trouble)
           notes << ReadOnlyWrites.note(refused, layout.read_only_names) unless refused.empty?
           notes << Report::READ_ONLY if layout.folder_read_only?
           notes

@@ -101,15 +101,44 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'staged, on a Memory store' do
     expect(result.notes.join).to include('link.txt')
   end
 
-  it 'copies nothing back to a read-only store, naming what the code wrote as unsaved with the message' do
+  # As a read-only NativeDir's folder is: the code learns at its first
+  # write that it cannot write, rather than from unsaved_files afterwards.
+  it "binds a read-only store's staged copy read-only: every write fails in the code, and nothing is saved" do
     store.write('data/a.csv', "a\n")
     read_only = store.read_only_view
-    result = python(runner_for(read_only), "open('data/a.csv', 'a').write('b\\n')\nopen('out.txt', 'w').write('o')",
-                    files: %w[data])
+    result = python(runner_for(read_only), <<~PY, files: %w[data])
+      for path in ['data/a.csv', 'out.txt']:
+          try:
+              open(path, 'a').write('b\\n')
+          except OSError as e:
+              print(path, e.strerror)
+      print(open('data/a.csv').read(), end='')
+    PY
+    expect(result.stdout).to eq("data/a.csv Read-only file system\nout.txt Read-only file system\na\n")
+    expect(result.created + result.changed + result.unsaved_files).to eq([])
+    expect(result.files_error).to be_nil
+    expect(result.notes).to include(RubyLLM::FileStore::CodeExecution::Report::READ_ONLY)
+    expect(store.list.map(&:path)).to eq(['data/a.csv'])
+    expect(store.read('data/a.csv')).to eq("a\n")
+  end
+
+  it 'without a sandbox lets the copy be written and refuses it when saved back, naming it unsaved' do
+    store.write('data/a.csv', "a\n")
+    result = python(runner_for(store.read_only_view, sandbox: false),
+                    "open('data/a.csv', 'a').write('b\\n')\nopen('out.txt', 'w').write('o')", files: %w[data])
     expect(result.unsaved_files).to eq(%w[out.txt data/a.csv])
     expect(result.files_error).to eq('out.txt is read-only. Write your own copy elsewhere, such as notes/out.txt.')
     expect(result.created + result.changed).to eq([])
-    expect(store.list.map(&:path)).to eq(['data/a.csv'])
     expect(store.read('data/a.csv')).to eq("a\n")
+  end
+
+  # The wording is the one a tree's default folder has always had.
+  it 'says the files the run left in the folder could not be checked when its sweep fails, output kept' do
+    allow(RubyLLM::FileStore::CodeExecution::LongPaths).to receive(:trim).and_raise(RuntimeError, 'boom')
+    result = python(runner, "open('a.txt', 'w').write('a')\nprint('ran')")
+    expect(result.stdout).to eq("ran\n")
+    expect(result.created).to eq([])
+    expect(result.notes).to include('The files the run left in the folder could not be checked (boom), so none are ' \
+                                    'listed here: find them with list_files.')
   end
 end

@@ -183,7 +183,7 @@ RSpec.describe RubyLLM::FileStore::CodeExecution, 'over a tree of stores' do
       expect(result.unsaved_files).to eq(['notes/big.bin'])
       expect(result.created).to eq([])
       expect(capped['big.bin']).to be_nil
-      expect(result.notes.join).to include('The limit is 100 bytes')
+      expect(result.files_error).to include('The limit is 100 bytes')
     end
 
     it 'tells the model which files to name' do
