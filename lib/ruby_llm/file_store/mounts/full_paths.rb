@@ -7,7 +7,7 @@ module RubyLLM
       # StoredFiles and the paths its errors name carry the full path
       # ("handbook/policy.md", not "policy.md"), since the model and the
       # caller only know those.
-      module FullPaths
+      module FullPaths # :nodoc:
         # The errors whose message names a path (RubyLLM::FileNotFoundError,
         # FileStoreFullError, ArgumentError for a bad place...).
         RENAMED = [ArgumentError, RubyLLM::FileNotFoundError, RubyLLM::FileStoreFullError,

@@ -10,7 +10,7 @@ module RubyLLM
       # names, in this process or another, take their locks in the same
       # order, so two holders wanting the same two locks never wait for each
       # other. A tree mounted in a tree gives its own stores' locks.
-      module Locks
+      module Locks # :nodoc:
         module_function
 
         # Runs the block holding the lock of each of +stores+ that can

@@ -8,7 +8,7 @@ module RubyLLM
       # per file, whatever store holds it), the texts converters made; and,
       # in the default store where attachments are kept, which file each
       # attachment was kept as.
-      module Memories
+      module Memories # :nodoc:
         # Keeps an attachment's Active Storage blob as the file at +path+: the
         # owning store's keep_blob where it has one, else a write of its bytes.
         def keep_blob(path, blob, content_type: nil)

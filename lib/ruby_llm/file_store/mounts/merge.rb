@@ -16,7 +16,7 @@ module RubyLLM
       # The glob means the same in every store: a store mounted inside the
       # searched folder matches it with the mount's place in front of its
       # paths (the request's +glob_lead+).
-      class Merge
+      class Merge # :nodoc:
         # +request+ is what FileStore::Search.arguments made.
         def initialize(table, request)
           @table = table

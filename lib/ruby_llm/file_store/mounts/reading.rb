@@ -7,7 +7,7 @@ module RubyLLM
       # that store reads (a NativeDir pages from disk, Active Storage streams
       # its blob), never through a whole copy the tree makes. Included by
       # Mounts.
-      module Reading
+      module Reading # :nodoc:
         # The bytes of the file at +path+, read by the store that holds it.
         def read(path) = routed_file(path) { |store, inner| store.read(inner) }
 

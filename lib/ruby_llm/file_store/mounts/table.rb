@@ -9,7 +9,7 @@ module RubyLLM
       # which store a path goes to (the longest mount name wins), which
       # paths a store's own files are hidden at (under a longer mount, or
       # where a mount point is).
-      class Table
+      class Table # :nodoc:
         # One store of the tree: +name+ is the mount name ('' for the default
         # store), +prefix+ what its paths get in front ('' or "name/").
         Entry = Struct.new(:name, :prefix, :store, keyword_init: true) do
