@@ -50,7 +50,8 @@ module RubyLLM
             records = versions.map { |fields| Record.new(id: @last_id += 1, **fields) }
             persist(records)
             records.each { |record| apply(record) }
-            forget(records.map(&:key).uniq.flat_map { |key| past_limits(key) })
+            keys = records.size == 1 ? [records.first.key] : records.map(&:key).uniq
+            forget(keys.flat_map { |key| past_limits(key) })
             records
           end
 

@@ -35,7 +35,8 @@ module RubyLLM
             log = history_log
             with_lock do
               history_recover(log)
-              before = paths.uniq.to_h { |path| [path, self[path]] }
+              before = {}
+              paths.each { |path| before[path] ||= history_file(path) }
               before.each { |path, file| history_catch_up(log, path, file) }
               log.begin_change(before.keys.map { |path| [history_owner, path] })
               result = nil
@@ -48,6 +49,10 @@ module RubyLLM
               result
             end
           end
+
+          # The file at +path+, a valid path (FileStore.path), under the lock:
+          # self[path], which a store may answer without checking the path again.
+          def history_file(path) = self[path]
 
           # Adds a version for each of +before+'s paths whose file changed.
           def history_settle(log, before, known, moved, written = nil)
