@@ -27,6 +27,9 @@ module RubyLLM
           # The newest version of +key+, or nil.
           def newest(key) = @records[key]&.last
 
+          # The newest version of each of +keys+, key => Record (none: absent).
+          def newest_of(keys) = keys.to_h { |key| [key, newest(key)] }
+
           # The record of version +id+ of +key+, or nil when it is not kept.
           def record(key, id) = records(key).find { |record| record.id == id }
 
