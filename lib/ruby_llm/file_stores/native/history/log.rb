@@ -53,8 +53,12 @@ module RubyLLM
             records = versions.map { |fields| Record.new(id: @last_id += 1, **fields) }
             persist(records)
             records.each { |record| apply(record) }
-            keys = records.size == 1 ? [records.first.key] : records.map(&:key).uniq
-            forget(keys.flat_map { |key| past_limits(key) })
+            past = if records.size == 1
+                     past_limits(records.first.key)
+                   else
+                     records.map(&:key).uniq.flat_map { |key| past_limits(key) }
+                   end
+            forget(past) unless past.empty?
             records
           end
 

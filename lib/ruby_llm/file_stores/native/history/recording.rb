@@ -35,8 +35,7 @@ module RubyLLM
             log = history_log
             with_lock do
               history_recover(log)
-              before = history_files(paths.uniq)
-              history_catch_up_files(log, before, nil)
+              before = history_before(log, paths)
               log.begin_change(before.keys.map { |path| [history_owner, path] })
               result = nil
               begin
@@ -53,20 +52,17 @@ module RubyLLM
           # self[path], which a store may answer without checking the path again.
           def history_file(path) = self[path]
 
-          # The files at +paths+ (valid, distinct), path => StoredFile or nil:
-          # one history_file each, which a store may look up at once (Active
-          # Storage: one query for a staged run's files, not one each).
-          def history_files(paths) = paths.to_h { |path| [path, history_file(path)] }
-
           # Adds a version for each of +before+'s paths whose file changed.
           def history_settle(log, before, known, moved, written = nil)
             changed = history_changed(before, known)
             return log.end_change if changed.empty?
 
-            held = history_hold_all(log, changed.filter_map { |path, _, new| [path, new] if new }, written)
+            held = if changed.size > 1
+                     history_hold_all(log, changed.filter_map { |path, _, new| [path, new] if new }, written)
+                   end
             by = History.by
             log.add(changed.map do |path, old, new|
-              history_fields(log, path, history_change_of(path, old, new, moved), new, by, held:)
+              history_fields(log, path, history_change_of(path, old, new, moved), new, by, held:, written:)
             end)
           end
 
@@ -80,16 +76,6 @@ module RubyLLM
             end
           end
 
-          # Keeps the bytes of each of +files+ ([path, StoredFile] pairs) a
-          # version will hold, but those over max_version_bytes; returns path
-          # => what history_keep_bytes returned. Active Storage finds the
-          # blobs of them all at once.
-          def history_hold_all(log, files, written = nil)
-            files.each_with_object({}) do |(path, file), held|
-              held[path] = history_keep_bytes(log, path, file, written) unless log.too_big?(file.byte_size)
-            end
-          end
-
           def history_change_of(path, old, new, moved)
             return moved&.first&.include?(path) ? :moved_out : :deleted if new.nil?
             return :restored if History.change_override
@@ -100,9 +86,9 @@ module RubyLLM
 
           # A version's fields for +file+ (nil: none) at +path+, its bytes
           # kept (+held+: already, by history_hold_all).
-          def history_fields(log, path, change, file, by, baseline: false, held: nil)
+          def history_fields(log, path, change, file, by, baseline: false, held: nil, written: nil)
             unkept = file && log.too_big?(file.byte_size) ? true : nil
-            blob_id = held ? held[path] : history_keep_bytes(log, path, file) if file && !unkept
+            blob_id = held ? held[path] : history_keep_bytes(log, path, file, written) if file && !unkept
             { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
               content_type: file&.content_type, at: Time.now, by:, baseline:, unkept:, blob_id: }
           end
@@ -133,22 +119,6 @@ module RubyLLM
 
             change = Recording.catch_up_change(newest, file) or return nil
             history_fields(log, path, change, file, by, baseline: newest.nil? && by.nil?)
-          end
-
-          # history_catch_up for each of +paths+, the versions added at once
-          # (one append to a NativeDir's journal, not one per file).
-          def history_catch_up_all(log, paths, by)
-            history_catch_up_files(log, history_files(paths.uniq), by)
-          end
-
-          # history_catch_up for each of +files+ (path => StoredFile or nil),
-          # their newest versions looked up and the versions added at once.
-          def history_catch_up_files(log, files, by)
-            newest = log.newest_of(files.keys.map { |path| [history_owner, path] })
-            versions = files.filter_map do |path, file|
-              history_catch_up_fields(log, path, file, by, newest: newest[[history_owner, path]])
-            end
-            log.add(versions) unless versions.empty?
           end
 
           # Every path with a file now, and every path whose newest version
