@@ -158,11 +158,9 @@ module RubyLLM
             # The pack's line at the head of a compacted journal (none for the first).
             def pack_line = @pack_name == FIRST_PACK ? [] : [{ 'pack' => @pack_name }]
 
-            def legacy_bytes(record)
-              raise Errno::ENOENT unless @legacy_blobs
-
-              File.binread(blob(record.digest))
-            end
+            # The bytes of a version a build before packs kept in blobs/ (read
+            # whether or not the folder had blobs/ when opened).
+            def legacy_bytes(record) = File.binread(blob(record.digest))
 
             # Where a folder written before packs keeps the bytes of +digest+.
             def blob(digest)
