@@ -150,8 +150,8 @@ module RubyLLM
             # Removes the packs but the one the journal names (an old one, or
             # one a process killed mid-compaction left).
             def remove_other_packs
-              Dir.glob(File.join(@folder, 'pack*')).each do |path|
-                FileUtils.rm_f(path) unless File.basename(path) == @pack_name
+              Dir.children(@folder).each do |name|
+                FileUtils.rm_f(File.join(@folder, name)) if name.start_with?(FIRST_PACK) && name != @pack_name
               end
             end
 
