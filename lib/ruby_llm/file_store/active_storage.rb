@@ -18,6 +18,7 @@ require_relative 'active_storage/batch_checks'
 require_relative 'active_storage/batch_rows'
 require_relative 'active_storage/batch_write'
 require_relative 'active_storage/version_limits'
+require_relative 'active_storage/version_log/writes'
 require_relative 'active_storage/version_log'
 require_relative 'active_storage/versions'
 
@@ -336,6 +337,21 @@ module RubyLLM
 
       # A version holds the blob the file has: nothing is copied or sent.
       def history_keep_bytes(_log, path, _file, _written = nil) = Versions.blob_id(@rows, path)
+
+      # The blobs of all the files a change's versions hold, in one query.
+      def history_hold_all(log, files, written = nil)
+        files.size < 2 ? super : Versions.blob_ids(@rows, files.map(&:first))
+      end
+
+      # The files at +paths+ in one query (a staged run's copy-back, a
+      # folder's move), not one each.
+      def history_files(paths)
+        return super if paths.size < 2
+
+        rows = @rows.preferred(@rows.at_paths(@rows.visible, paths).select(*Rows::LIST_COLUMNS).to_a)
+        found = rows.to_h { |row| [row.path, row.stored_file] }
+        paths.to_h { |path| [path, found[path]] }
+      end
     end
   end
 end

@@ -180,6 +180,19 @@ module RubyLLM
       # An owner's view sees that owner's versions.
       def history_owner = @owner_key
 
+      # The file at +path+ (already a valid path) for the history, under the lock.
+      def history_file(path) = visible(@entries[path])&.file
+
+      # A version shares the frozen bytes the store keeps for the file (see
+      # #write: a copy of its own, never changed), instead of copying them.
+      def history_keep_bytes(log, path, file, written = nil)
+        entry = visible(@entries[path])
+        return super unless entry&.file&.digest == file.digest
+
+        log.share(file.digest, entry.bytes)
+        nil
+      end
+
       # The files this store sees, sorted by path (list keeps them until the next change).
       def sorted_files
         @entries.filter_map { |_, owners| visible(owners)&.file }.sort_by!(&:path)

@@ -11,6 +11,7 @@ module RubyLLM
       # the transaction of the change, so a change and its version commit
       # together or not at all.
       class VersionLog # :nodoc:
+        include Writes
         Record = FileStores::Native::History::Record
         # The kind of a row that keeps a question's checkpoint, not a version.
         CHECKPOINT = 'checkpoint'
@@ -38,6 +39,19 @@ module RubyLLM
           row && record_of(row)
         end
 
+        # The newest version of each of +keys+ in one query per owner.
+        def newest_of(keys)
+          return keys.to_h { |key| [key, newest(key)] } if keys.size < 2
+
+          keys.group_by(&:first).each_with_object({}) do |(owner, same), found|
+            digests = same.map { |key| model.path_digest(key.last) }
+            kept = owner_rows(owner).where(forgotten: false, path_digest: digests)
+            kept.where(id: kept.group(:path_digest).select(model.arel_table[:id].maximum)).each do |row|
+              found[[owner, row.path]] = record_of(row)
+            end
+          end
+        end
+
         def record(key, id)
           row = rows(key).find_by(id:, forgotten: false)
           row && record_of(row)
@@ -52,13 +66,19 @@ module RubyLLM
           rows(key).where(forgotten: true).where(model.arel_table[:id].lteq(id)).exists?
         end
 
-        # Inserts the versions, then forgets those past keep: and keep_for:
-        # (their blobs purged after the commit, unless a file or another
-        # version still holds them).
+        # Inserts the versions (several in one statement), then forgets those
+        # past keep: and keep_for: (their blobs purged after the commit,
+        # unless a file or another version still holds them).
         def add(versions)
+          return [] if versions.empty?
+
           @limits.keep!
-          records = versions.map { |fields| record_of(model.create!(columns(fields))) }
-          records.map(&:key).uniq.each { |key| forget_past_limits(key) }
+          records = if versions.size == 1
+                      [record_of(model.create!(columns(versions.first)))]
+                    else
+                      insert_all(versions)
+                    end
+          forget_past_limits(records.map(&:key).uniq)
           records
         end
 
@@ -133,31 +153,6 @@ module RubyLLM
 
         def encode_by(by) = by.is_a?(Symbol) ? ":#{by}" : by
         def decode_by(by) = by&.start_with?(':') ? by.delete_prefix(':').to_sym : by
-
-        # Marks the versions of +key+ past the limits forgotten (never the
-        # newest), lets their blobs go after the commit, and keeps only the
-        # oldest forgotten row: it says what is no longer known.
-        def forget_past_limits(key)
-          past = past_limits(key)
-          return if past.empty?
-
-          blob_ids = model.where(id: past).where.not(blob_id: nil).distinct.pluck(:blob_id)
-          model.where(id: past).update_all(forgotten: true, blob_id: nil)
-          forgotten = rows(key).where(forgotten: true)
-          forgotten.where.not(id: forgotten.minimum(:id)).delete_all
-          purge = -> { RubyLLM::ActiveRecord::ChatFile.purge_unattached(blob_ids) }
-          TransactionHook.add(model.connection, on_commit: purge, on_rollback: nil)
-        end
-
-        # The ids of the versions of +key+ past keep: and keep_for:, never
-        # the newest.
-        def past_limits(key)
-          horizon = keep_for && (Time.now - keep_for)
-          kept = rows(key).where(forgotten: false).order(id: :desc).pluck(:id, :created_at)
-          kept.each_with_index.filter_map do |(id, at), index|
-            id if index.positive? && (index >= keep || (horizon && at < horizon))
-          end
-        end
       end
     end
   end

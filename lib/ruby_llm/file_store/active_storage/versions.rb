@@ -33,6 +33,12 @@ module RubyLLM
           rows.at_paths(rows.own, path).joins(:file_attachment).pick(blob_id) ||
             (rows.owner && rows.at_paths(rows.visible, path).joins(:file_attachment).pick(blob_id))
         end
+
+        # path => the blob each of the store's files at +paths+ has, in one query.
+        def blob_ids(rows, paths)
+          rows.at_paths(rows.own, paths).joins(:file_attachment)
+              .pluck(:path, ::ActiveStorage::Attachment.arel_table[:blob_id]).to_h
+        end
       end
     end
   end

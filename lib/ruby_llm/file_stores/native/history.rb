@@ -25,7 +25,8 @@ module RubyLLM
         # were not kept.
         Record = Struct.new(:id, :owner, :path, :change, :digest, :byte_size, :content_type, :at, :by, :baseline,
                             :blob_id, :unkept, keyword_init: true) do
-          def key = [owner, path]
+          # [owner, path], made once (a log looks it up often).
+          def key = @key ||= [owner, path].freeze
 
           # Whether its bytes were kept (all but a version over max_version_bytes).
           def bytes_kept? = digest && !unkept

@@ -11,6 +11,7 @@ module RubyLLM
       # HistoryRecorder records the versions; included by StoreMethods.
       module HistoryMethods
         include History::Recording
+        include History::Lookups
         include History::Questions
         include History::Diffs
 

@@ -111,14 +111,47 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
     end
 
     it 'keeps the bytes of each digest once, outside the store, and removes them once no version holds them' do
+      stub_const('RubyLLM::FileStores::Native::History::DirLog::Pack::COMPACT_PACK_AFTER', 0)
       store = RubyLLM::NativeDir.new(root, history: { path: history, keep: 1 })
-      store.write('a.md', 'same')
-      store.write('b.md', 'same')
-      expect(Dir[File.join(history, 'blobs', '*', '*')].size).to eq(1)
+      opened_before = RubyLLM::NativeDir.new(root, history: { path: history, keep: 1 })
+      store.write('a.md', 'the same old bytes')
+      store.write('b.md', 'the same old bytes')
+      expect(Dir[File.join(history, 'pack*')].map { |pack| File.read(pack) }).to eq(['the same old bytes'])
       store.write('a.md', 'other')
       store.write('b.md', 'other')
-      expect(Dir[File.join(history, 'blobs', '*', '*')].map { |blob| File.read(blob) }).to eq(['other'])
+      expect(Dir[File.join(history, 'pack*')].map { |pack| File.read(pack) }).to eq(['other'])
       expect(Dir.children(root).sort).to eq(%w[a.md b.md])
+      expect(opened_before.versions('b.md').map { |version| opened_before.read_version(version) }).to eq(['other'])
+      opened_before.write('c.md', 'after the compaction')
+      expect(store.read_version(store.versions('c.md').first)).to eq('after the compaction')
+    end
+
+    it 'reads and forgets the versions of a history folder written before packs (a file per digest in blobs/)' do
+      digest = RubyLLM::FileStores::Native.sha256_hex('old bytes')
+      FileUtils.mkdir_p(File.join(history, 'blobs', digest[0, 2]))
+      File.write(File.join(history, 'blobs', digest[0, 2], digest), 'old bytes')
+      FileUtils.mkdir_p(root)
+      File.write(File.join(root, 'a.md'), 'old bytes')
+      File.write(File.join(history, 'store'), File.realpath(root))
+      File.write(File.join(history, 'journal'),
+                 "#{JSON.generate('i' => 1, 'o' => nil, 'p' => 'a.md', 'c' => 'created', 'd' => digest, 'n' => 9,
+                                  't' => 'text/markdown', 'a' => Time.now.to_f, 'b' => ':app')}\n")
+      store = RubyLLM::NativeDir.new(root, history: { path: history, keep: 1 })
+      expect(store.read_version(store.versions('a.md').first)).to eq('old bytes')
+      store.write('a.md', 'new bytes')
+      expect(store.versions('a.md').map { |version| store.read_version(version) }).to eq(['new bytes'])
+      expect(Dir[File.join(history, 'blobs', '*', '*')]).to eq([])
+    end
+
+    it "keeps a saved chat's question checkpoints when the journal is compacted" do
+      stub_const('RubyLLM::FileStores::Native::History::DirLog::COMPACT_AFTER', 1)
+      store = RubyLLM::NativeDir.new(root, history: { path: history, keep: 1 })
+      store.send(:history_log).remember_question('/question/Message#7', 3)
+      4.times { |n| store.write('a.md', "version #{n}") }
+      again = RubyLLM::NativeDir.new(root, history: { path: history, keep: 1 })
+      journal = File.read(File.join(history, 'journal'))
+      expect([journal.include?('"i":1,'), again.send(:history_log).tap(&:sync).question('/question/Message#7')])
+        .to eq([false, 3])
     end
 
     it 'records, after a process died mid-change, what the file holds' do
@@ -140,7 +173,7 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
       store.write('big.txt', 'x' * 100)
       again = RubyLLM::NativeDir.new(root, history: { path: history, max_version_bytes: 10 })
       expect(again.versions('big.txt').map(&:kept?)).to eq([false])
-      expect(Dir[File.join(history, 'blobs', '*', '*')]).to eq([])
+      expect(File.size?(File.join(history, 'pack'))).to be_nil
     end
 
     it 'cuts a journal line a killed process left half written' do

@@ -15,17 +15,19 @@ module RubyLLM
         #                    change under way ("pending"), appended under the
         #                    store's lock, so every process that opens the
         #                    folder reads the same history in the same order
-        #   blobs/ab/abc...  the bytes of each digest a version holds, once
+        #   pack             the bytes of each digest a version holds, once,
+        #                    appended (see Pack; a compacted one is pack-...)
         #   store            the store folder this history belongs to
         #
         # A change is marked under way before it starts and its versions
         # appended after it; a process killed between the two leaves the
         # mark last in the journal, and the next holder of the lock records
         # what the file holds then (#sync), so the file and its newest
-        # version agree. The journal and blobs are not fsynced: they survive
+        # version agree. The journal and pack are not fsynced: they survive
         # a crash of the process, not of the machine.
         class DirLog < Log
-          include Blobs
+          include Pack
+          include Compaction
 
           # Compacts the journal once it holds this many lines of forgotten
           # versions, and more than of kept ones.
@@ -37,7 +39,7 @@ module RubyLLM
             super(keep:, keep_for:, max_version_bytes:)
             @folder = folder
             @journal = File.join(folder, 'journal')
-            FileUtils.mkdir_p(File.join(folder, 'blobs'))
+            @legacy_blobs = File.directory?(File.join(folder, 'blobs'))
             @identity = nil
             reload
           end
@@ -50,6 +52,7 @@ module RubyLLM
             if identity != @identity || stat.size < @offset
               reload
               close_journal
+              @legacy_blobs = File.directory?(File.join(@folder, 'blobs'))
             end
             @identity = identity
             read_from(@offset, stat.size) if stat.size > @offset
@@ -76,6 +79,11 @@ module RubyLLM
             File.stat(@journal)
           rescue Errno::ENOENT
             nil
+          end
+
+          def reset
+            super
+            reset_pack
           end
 
           def reload
@@ -105,7 +113,9 @@ module RubyLLM
 
           def apply_line(line)
             if line.key?('i')
-              apply(Lines.decode(line))
+              record = Lines.decode(line)
+              note_place(record, line['x'])
+              apply(record)
               @pending = nil
             elsif line.key?('f')
               line['f'].each { |id| forget_id(id) }
@@ -114,6 +124,9 @@ module RubyLLM
               @questions[line['q']] = line['cp']
             elsif line.key?('pending')
               @pending = line['pending']
+            elsif line.key?('pack')
+              close_pack
+              @pack_name = line['pack']
             else
               @pending = nil
             end
@@ -127,15 +140,17 @@ module RubyLLM
           end
 
           def persist(records)
-            append(records.map { |record| Lines.encode(record) })
+            append(records.map { |record| Lines.encode(record, place_of(record)) })
             @pending = nil
           end
 
           # A question of a persisted chat's record, kept across processes; a
           # chat in memory's question lives as long as this log.
           def persist_question(key, id)
-            append([{ 'q' => key, 'cp' => id }]) unless key.start_with?('/question/object-')
+            append([{ 'q' => key, 'cp' => id }]) unless object_question?(key)
           end
+
+          def object_question?(key) = key.start_with?('/question/object-')
 
           def persist_forget(ids)
             append([{ 'f' => ids }])
@@ -165,21 +180,6 @@ module RubyLLM
           def close_journal
             @io&.close
             @io = nil
-          end
-
-          # Writes the journal again with only the versions kept, replacing it
-          # at once (another process sees a new file and reads it whole).
-          def compact
-            kept = @records.values.flatten.sort_by(&:id)
-            temporary = "#{@journal}.#{SecureRandom.hex(6)}"
-            text = kept.map { |record| "#{JSON.generate(Lines.encode(record))}\n" }.join
-            File.binwrite(temporary, text)
-            File.rename(temporary, @journal)
-            close_journal
-            stat = File.stat(@journal)
-            @identity = [stat.dev, stat.ino]
-            @offset = stat.size
-            @forgotten_lines = 0
           end
         end
       end

@@ -27,6 +27,9 @@ module RubyLLM
           # The newest version of +key+, or nil.
           def newest(key) = @records[key]&.last
 
+          # The newest version of each of +keys+, key => Record (none: absent).
+          def newest_of(keys) = keys.to_h { |key| [key, newest(key)] }
+
           # The record of version +id+ of +key+, or nil when it is not kept.
           def record(key, id) = records(key).find { |record| record.id == id }
 
@@ -50,7 +53,12 @@ module RubyLLM
             records = versions.map { |fields| Record.new(id: @last_id += 1, **fields) }
             persist(records)
             records.each { |record| apply(record) }
-            forget(records.map(&:key).uniq.flat_map { |key| past_limits(key) })
+            past = if records.size == 1
+                     past_limits(records.first.key)
+                   else
+                     records.map(&:key).uniq.flat_map { |key| past_limits(key) }
+                   end
+            forget(past) unless past.empty?
             records
           end
 

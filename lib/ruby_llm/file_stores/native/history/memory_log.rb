@@ -22,6 +22,14 @@ module RubyLLM
 
           def bytes?(digest) = @bytes.key?(digest)
 
+          # Keeps +bytes+, a frozen String of +digest+'s bytes that no one
+          # changes (a Memory store's own), as they are: no copy.
+          def share(digest, bytes)
+            raise ArgumentError, 'the bytes shared with a history must be frozen' unless bytes.frozen?
+
+            @bytes[digest] ||= bytes
+          end
+
           # Nothing to say where: the history is in memory.
           def inspect = "#<#{self.class.name} #{@records.size} files>"
 

@@ -35,8 +35,7 @@ module RubyLLM
             log = history_log
             with_lock do
               history_recover(log)
-              before = paths.uniq.to_h { |path| [path, self[path]] }
-              before.each { |path, file| history_catch_up(log, path, file) }
+              before = history_before(log, paths)
               log.begin_change(before.keys.map { |path| [history_owner, path] })
               result = nil
               begin
@@ -49,16 +48,32 @@ module RubyLLM
             end
           end
 
+          # The file at +path+, a valid path (FileStore.path), under the lock:
+          # self[path], which a store may answer without checking the path again.
+          def history_file(path) = self[path]
+
           # Adds a version for each of +before+'s paths whose file changed.
           def history_settle(log, before, known, moved, written = nil)
-            by = History.by
-            versions = before.filter_map do |path, old|
-              new = known.fetch(path) { self[path] }
-              next if old&.digest == new&.digest && old.nil? == new.nil?
+            changed = history_changed(before, known)
+            return log.end_change if changed.empty?
 
-              history_fields(log, path, history_change_of(path, old, new, moved), new, by, written:)
+            held = if changed.size > 1
+                     history_hold_all(log, changed.filter_map { |path, _, new| [path, new] if new }, written)
+                   end
+            by = History.by
+            log.add(changed.map do |path, old, new|
+              history_fields(log, path, history_change_of(path, old, new, moved), new, by, held:, written:)
+            end)
+          end
+
+          # [path, before, after] for each of +before+'s paths whose file
+          # changed (+known+: the files after that the change returned).
+          def history_changed(before, known)
+            after = known.size == before.size ? known : history_files(before.keys - known.keys).merge!(known)
+            before.filter_map do |path, old|
+              new = after[path]
+              [path, old, new] unless old&.digest == new&.digest && old.nil? == new.nil?
             end
-            versions.empty? ? log.end_change : log.add(versions)
           end
 
           def history_change_of(path, old, new, moved)
@@ -69,12 +84,13 @@ module RubyLLM
             old.nil? ? :created : :changed
           end
 
-          # A version's fields for +file+ (nil: none) at +path+, its bytes kept.
-          def history_fields(log, path, change, file, by, baseline: false, written: nil)
+          # A version's fields for +file+ (nil: none) at +path+, its bytes
+          # kept (+held+: already, by history_hold_all).
+          def history_fields(log, path, change, file, by, baseline: false, held: nil, written: nil)
             unkept = file && log.too_big?(file.byte_size) ? true : nil
+            blob_id = held ? held[path] : history_keep_bytes(log, path, file, written) if file && !unkept
             { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
-              content_type: file&.content_type, at: Time.now, by:, baseline:, unkept:,
-              blob_id: file && !unkept ? history_keep_bytes(log, path, file, written) : nil }
+              content_type: file&.content_type, at: Time.now, by:, baseline:, unkept:, blob_id: }
           end
 
           # Keeps the bytes of +file+ at +path+ for a version (+written+: what
@@ -96,20 +112,13 @@ module RubyLLM
             log.add([fields]) if fields
           end
 
-          # The version history_catch_up records for +file+ at +path+, or nil.
-          def history_catch_up_fields(log, path, file, by)
-            newest = log.newest([history_owner, path])
+          # The version history_catch_up records for +file+ at +path+, or nil
+          # (+newest+: its newest version, when looked up already).
+          def history_catch_up_fields(log, path, file, by, newest: log.newest([history_owner, path]))
             return nil if newest&.digest == file&.digest
 
             change = Recording.catch_up_change(newest, file) or return nil
             history_fields(log, path, change, file, by, baseline: newest.nil? && by.nil?)
-          end
-
-          # history_catch_up for each of +paths+, the versions added at once
-          # (one append to a NativeDir's journal, not one per file).
-          def history_catch_up_all(log, paths, by)
-            versions = paths.filter_map { |path| history_catch_up_fields(log, path, self[path], by) }
-            log.add(versions) unless versions.empty?
           end
 
           # Every path with a file now, and every path whose newest version

@@ -10,12 +10,14 @@ module RubyLLM
           module Lines
             module_function
 
-            def encode(record)
+            # +offset+: where the version's bytes are in the pack (nil: not there).
+            def encode(record, offset = nil)
               line = { 'i' => record.id, 'o' => record.owner, 'p' => record.path, 'c' => record.change.to_s,
                        'd' => record.digest, 'n' => record.byte_size, 't' => record.content_type,
                        'a' => record.at.to_f, 'b' => record.by.is_a?(Symbol) ? ":#{record.by}" : record.by }
               line['base'] = true if record.baseline
               line['nk'] = true if record.unkept
+              line['x'] = offset if offset
               line
             end
 
