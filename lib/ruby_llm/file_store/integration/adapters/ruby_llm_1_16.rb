@@ -110,9 +110,6 @@ module RubyLLM
             content.is_a?(::RubyLLM::Content) ? content.text : content
           end
 
-          # +attachment+ as it is sent (ChatExtension.shown).
-          def shown(attachment) = ChatExtension.shown(attachment)
-
           # Whether the provider takes +attachment+ as it is.
           def supported?(attachment)
             !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)
@@ -143,9 +140,6 @@ module RubyLLM
 
             ChatFiles::PlainMessages.tool_files(result)
           end
-
-          def loaded_content(attachment) = AttachmentContent.loaded_content(attachment)
-          def preload(attachment, bytes) = AttachmentContent.preload(attachment, bytes)
 
           # A copy of +message+ with +text+ and +attachments+ (the same
           # Attachment objects): the chat's own messages never change.

@@ -94,9 +94,6 @@ module RubyLLM
           # The text of +message+.
           def text(message) = message.content
 
-          # +attachment+ as it is sent (ChatExtension.shown).
-          def shown(attachment) = ChatExtension.shown(attachment)
-
           # Whether the provider takes +attachment+ as it is.
           def supported?(attachment)
             attachment.provider_file? || !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)
@@ -109,9 +106,6 @@ module RubyLLM
                     (result.is_a?(Array) && result.flatten.any?(::RubyLLM::Attachment))
             files ? ::RubyLLM::Tool.split_result(result) : nil
           end
-
-          def loaded_content(attachment) = AttachmentContent.loaded_content(attachment)
-          def preload(attachment, bytes) = AttachmentContent.preload(attachment, bytes)
 
           # A copy of +message+ with +text+ and +attachments+: the chat's own
           # messages never change. ruby_llm 2.0's messages keep their text in
