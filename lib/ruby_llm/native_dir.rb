@@ -108,7 +108,7 @@ module RubyLLM
       path = FileStore.path(path)
       return write_chunks(path, content) if FileStores::Native::IoContent.chunked?(content)
 
-      bytes = FileStores::Native.content_bytes(content)
+      bytes = FileStores::Native::IoContent.bytes(content)
       locking { @core.write(path, bytes, lock_owner) }
     end
 

@@ -107,7 +107,7 @@ module RubyLLM
       # is kept as given, else told by the name and bytes.
       def write(path, content, content_type: nil)
         path = FileStore.path(path)
-        bytes = FileStores::Native.content_bytes(content).b.freeze # a copy of its own
+        bytes = FileStores::Native::IoContent.bytes(content).b.freeze # a copy of its own
         with_lock do
           check_place(path)
           check_room(path, bytes)
