@@ -31,6 +31,20 @@ module RubyLLM
         'own version with write_file; that leaves the shared file to the others.'
     end
 
+    # +read_only+, a store's read_only: option, checked: true or false.
+    def self.read_only_option(read_only)
+      return read_only if [true, false].include?(read_only)
+
+      raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
+    end
+
+    # +max_bytes+, a store's max_bytes: option, checked: a positive Integer or nil.
+    def self.max_bytes_option(max_bytes)
+      return max_bytes if !max_bytes || (max_bytes.is_a?(Integer) && max_bytes.positive?)
+
+      raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
+    end
+
     # The folder path of a store argument given as a String or Pathname
     # (with_file_store, the agent's file_store, mounts:). A String that
     # reads "memory" (or ":memory") is refused, naming :memory: it comes

@@ -44,18 +44,11 @@ module RubyLLM
     # there (see RubyLLM::FileStore#versions).
     def initialize(root, max_bytes: nil, read_only: false, history: nil)
       super()
-      unless [true, false].include?(read_only)
-        raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
-      end
-
-      @read_only = read_only
+      @read_only = FileStore.read_only_option(read_only)
       root = root.to_path if root.respond_to?(:to_path)
       raise ArgumentError, "root must be a folder path String, not #{root.class}" unless root.is_a?(String)
-      if max_bytes && !(max_bytes.is_a?(Integer) && max_bytes.positive?)
-        raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
-      end
 
-      @core = Core.open(File.expand_path(root), max_bytes)
+      @core = Core.open(File.expand_path(root), FileStore.max_bytes_option(max_bytes))
       use_history(FileStores::Native::History.dir_log(history, @core.root))
       @text_paths = {}
       @text_paths_lock = Mutex.new
@@ -115,7 +108,7 @@ module RubyLLM
       path = FileStore.path(path)
       return write_chunks(path, content) if FileStores::Native::IoContent.chunked?(content)
 
-      bytes = FileStores::Native.content_bytes(content)
+      bytes = FileStores::Native::IoContent.bytes(content)
       locking { @core.write(path, bytes, lock_owner) }
     end
 

@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require 'digest'
-
 module RubyLLM
   module ActiveRecord
     # One version of a chat's file: a row in ruby_llm_chat_file_versions (made
@@ -37,10 +35,8 @@ module RubyLLM
         blobs.where.not(id: where.not(blob_id: nil).select(:blob_id))
       end
 
-      # The digest path_digest keeps for +path+.
-      def self.path_digest(path)
-        Digest::SHA256.hexdigest(path)
-      end
+      # The digest path_digest keeps for +path+: ChatFile's, one index rule for both tables.
+      def self.path_digest(path) = ChatFile.path_digest(path)
     end
   end
 end

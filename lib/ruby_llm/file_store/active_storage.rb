@@ -96,14 +96,8 @@ module RubyLLM
         self.class.load_models!
         super()
         chat = saved_record(chat, 'chat')
-        if max_bytes && !(max_bytes.is_a?(Integer) && max_bytes.positive?)
-          raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
-        end
-        unless [true, false].include?(read_only)
-          raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
-        end
-
-        @read_only = read_only
+        FileStore.max_bytes_option(max_bytes)
+        @read_only = FileStore.read_only_option(read_only)
         @history_option = history
         @rows = Rows.new(chat, owner.nil? ? nil : saved_record(owner, 'owner'), max_bytes)
         @lock = ChatLock.new(chat)

@@ -117,7 +117,7 @@ module RubyLLM
 
         tool_limit = tool.class.respond_to?(:inline_limit) ? tool.class.inline_limit : nil
         # As the shape's ruby_llm reads it (its ArgumentError for a mix it refuses).
-        split = (@shape.respond_to?(:tool_files) ? @shape : PlainMessages).tool_files(result)
+        split = @shape.tool_files(result)
         return tool_content(shape_text(tool_name, result, tool_limit)) unless split
 
         text, files = split

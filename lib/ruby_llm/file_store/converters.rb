@@ -139,6 +139,7 @@ module RubyLLM
 end
 
 require_relative 'converters/callable'
+require_relative 'converters/local'
 require_relative 'converters/office'
 require_relative 'converters/pdf_text'
 require_relative 'converters/text'

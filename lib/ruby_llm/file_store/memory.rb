@@ -31,16 +31,8 @@ module RubyLLM
       def initialize(max_bytes: nil, read_only: false, history: false)
         super()
         use_history(FileStores::Native::History.memory_log(history))
-        unless [true, false].include?(read_only)
-          raise ArgumentError, "read_only must be true or false, not #{read_only.inspect}"
-        end
-
-        @read_only = read_only
-        if max_bytes && !(max_bytes.is_a?(Integer) && max_bytes.positive?)
-          raise ArgumentError, "max_bytes must be a positive Integer or nil, not #{max_bytes.inspect}"
-        end
-
-        @max_bytes = max_bytes
+        @read_only = FileStore.read_only_option(read_only)
+        @max_bytes = FileStore.max_bytes_option(max_bytes)
         @entries = {} # path => { owner key (nil: no owner) => Entry }, shared by the owners' views
         @lock = Monitor.new # shared by the views too, since they change the same entries
         # owner key => the sorted files that owner sees, made by list and
@@ -115,7 +107,7 @@ module RubyLLM
       # is kept as given, else told by the name and bytes.
       def write(path, content, content_type: nil)
         path = FileStore.path(path)
-        bytes = FileStores::Native.content_bytes(content).b.freeze # a copy of its own
+        bytes = FileStores::Native::IoContent.bytes(content).b.freeze # a copy of its own
         with_lock do
           check_place(path)
           check_room(path, bytes)

@@ -84,9 +84,7 @@ module RubyLLM
             CLASSES[[mod, base]] ||= Class.new(base) do
               include Behaviour
               include mod
-              const_set(:TOOL_NAME, mod::TOOL_NAME)
-              const_set(:DESCRIPTION, mod::DESCRIPTION)
-              const_set(:PARAMETERS, mod::PARAMETERS)
+              %i[TOOL_NAME DESCRIPTION PARAMETERS].each { |name| const_set(name, mod.const_get(name)) }
               define_singleton_method(:tool_name) { mod::TOOL_NAME }
               define_singleton_method(:name) { "RubyLLM::FileStore::Tools::#{mod.name.split('::').last}" }
               define_singleton_method(:description) { |*| mod::DESCRIPTION }

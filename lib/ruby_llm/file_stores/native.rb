@@ -121,7 +121,7 @@ module RubyLLM
           return false if installed?
           raise RubyLLM::ConfigurationError, 'install! needs ruby_llm: require "ruby_llm" first' unless ruby_llm_loaded?
 
-          install_configuration! if respond_to?(:install_configuration!)
+          install_configuration!
           RubyLLM::Tool.extend(RubyLLM::FileStore::InlineLimit) if defined?(::RubyLLM::Tool)
           RubyLLM::Chat.prepend(FileStore::Integration::ChatExtension)
           if defined?(::RubyLLM::Agent)
@@ -188,11 +188,6 @@ module RubyLLM
         config = RubyLLM.respond_to?(:config) ? RubyLLM.config : nil
         config.respond_to?(:file_converters) ? config.file_converters : {}
       end
-
-      # The bytes a store's write was given: a String as it is, or what an IO
-      # reads from its start (see IoContent.bytes).
-      # :nodoc:
-      def self.content_bytes(content) = IoContent.bytes(content)
 
       # Loads ruby_llm when it is installed; nothing when it is not.
       def self.load_ruby_llm # :nodoc:

@@ -2,18 +2,36 @@
 
 module RubyLLM
   module Generators
-    # The migration of ruby_llm_chat_file_versions, the history of a chat's
-    # files (RubyLLM::FileStore::ActiveStorage made with history:), which
-    # both the install and the upgrade generator write: a row per version,
-    # holding the blob the file had. It skips a table already there.
+    # What the install and the upgrade generator share: the
+    # --primary-key-type option, and writing their own migration followed by
+    # that of ruby_llm_chat_file_versions, the history of a chat's files
+    # (RubyLLM::FileStore::ActiveStorage made with history:): a row per
+    # version, holding the blob the file had. It skips a table already there.
     module VersionsMigration
       NAME = 'create_ruby_llm_chat_file_versions'
 
-      module_function
+      def self.included(generator)
+        generator.class_option :primary_key_type, type: :string, desc: 'The type of primary keys, like uuid'
+      end
 
-      # The migration's text, for a migration of +version+ (like 7.2) and
-      # keys of +key_type+ (nil: the default).
-      def text(version, key_type)
+      private
+
+      # Writes the generator's own migration, +name+ with +text+, and the
+      # versions migration numbered after it (the same second).
+      def write_migrations(name, text)
+        number = self.class.next_migration_number(File.join(destination_root, 'db/migrate'))
+        create_file "db/migrate/#{number}_#{name}.rb", text
+        create_file "db/migrate/#{number.to_i + 1}_#{NAME}.rb", versions_migration
+      end
+
+      # The type of primary keys the --primary-key-type option or the app's
+      # generators name, or nil.
+      def key_type
+        options[:primary_key_type] ||
+          ::Rails.application&.config&.generators&.options&.dig(:active_record, :primary_key_type)
+      end
+
+      def versions_migration
         type = key_type ? ", type: :#{key_type}" : ''
         id = key_type ? ", id: :#{key_type}" : ''
         <<~RUBY
@@ -23,7 +41,7 @@ module RubyLLM
           # made with history:): one row per version, holding the blob the file had
           # (a kept version's blob is never purged). kind is what the change did,
           # made_by what made it, forgotten a version past keep: or keep_for:.
-          class #{NAME.camelize} < ActiveRecord::Migration[#{version}]
+          class #{NAME.camelize} < ActiveRecord::Migration[#{::ActiveRecord::Migration.current_version}]
             def change
               return if table_exists?(:ruby_llm_chat_file_versions)
 
@@ -51,17 +69,6 @@ module RubyLLM
           end
         RUBY
       end
-
-      # The type of primary keys the generator's +options+ or the app's
-      # generators name, or nil.
-      def key_type(options)
-        options[:primary_key_type] ||
-          ::Rails.application&.config&.generators&.options&.dig(:active_record, :primary_key_type)
-      end
-
-      # The number of the migration written after the one numbered +number+
-      # in the same second.
-      def next_number(number) = (number.to_i + 1).to_s
     end
   end
 end

@@ -78,7 +78,7 @@ module RubyLLM
         # too big for a batch, written alone, streamed, and put in +alone+.
         def take(path, alone)
           content = yield
-          return FileStores::Native.content_bytes(content).b unless content.is_a?(File) && content.size > BATCH_BYTES
+          return FileStores::Native::IoContent.bytes(content).b unless content.is_a?(File) && content.size > BATCH_BYTES
 
           alone << @store.write(path, content)
           nil

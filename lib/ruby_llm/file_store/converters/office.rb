@@ -13,16 +13,12 @@ module RubyLLM
       # unsafe file.
       class Office
         extend Callable
+        include Local
 
         # The text of +file+ (content, filename, mime_type), or nil when it
         # is not an Office file.
         def call(file)
           FileStores::Native.office_to_text(file.content.to_s, file.filename.to_s, file.mime_type.to_s)
-        end
-
-        # True: it runs on this machine, for free, as soon as a chat keeps a file.
-        def local?
-          true
         end
       end
     end

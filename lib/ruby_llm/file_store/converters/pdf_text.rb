@@ -17,15 +17,11 @@ module RubyLLM
       #   ]
       class PdfText
         extend Callable
+        include Local
 
         # The text of +file+ (content, filename), or nil for a scan.
         def call(file)
           FileStores::Native.pdf_to_text(file.content.to_s, file.filename.to_s)
-        end
-
-        # True: it runs on this machine, for free, as soon as a chat keeps a file.
-        def local?
-          true
         end
       end
     end

@@ -8,15 +8,11 @@ module RubyLLM
       # and UTF-32 with a byte-order mark are transcoded.
       class Text
         extend Callable
+        include Local
 
         # The text of +file+ (its content).
         def call(file)
           FileStores::Native.text_from_bytes(file.content.to_s.b)
-        end
-
-        # True: reading a file as it is costs nothing.
-        def local?
-          true
         end
       end
     end

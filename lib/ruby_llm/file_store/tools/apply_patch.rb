@@ -31,14 +31,10 @@ module RubyLLM
           Hunks apply in order, each below the one before. If any hunk does not apply, no file is changed.
           Read each file with read_file before updating, deleting, moving or replacing it.
         TEXT
-        PARAMETERS = {
-          type: 'object',
-          properties: {
-            patch: { type: 'string', description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' }
-          },
-          required: ['patch'],
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          ['patch'],
+          patch: { type: 'string', description: 'The whole patch, from "*** Begin Patch" to "*** End Patch".' }
+        )
 
         # One file of the patch, checked and ready to write. +content+: the
         # new bytes (nil for a delete, or a move without hunks); +replaces+:

@@ -19,6 +19,12 @@ module RubyLLM
 
         attr_reader :store, :inline_limit, :search_timeout
 
+        # The JSON schema of a tool's arguments: an object with +properties+,
+        # +required+ of them required (nil: none), and no others.
+        def self.arguments(required, **properties)
+          { type: 'object', properties:, required:, additionalProperties: false }.compact.freeze
+        end
+
         # Tool classes get the inline_limit macro (long results are saved in
         # the chat's files); read_file and search_files opt out with it.
         def self.included(tool_class)

@@ -7,12 +7,9 @@ module RubyLLM
       module DeleteFile
         TOOL_NAME = 'delete_file'
         DESCRIPTION = 'Deletes one file from your file store. It cannot be undone. Folders are not deleted this way.'
-        PARAMETERS = {
-          type: 'object',
-          properties: { path: { type: 'string', description: 'The file to delete, like "notes/old.md".' } },
-          required: ['path'],
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          ['path'], path: { type: 'string', description: 'The file to delete, like "notes/old.md".' }
+        )
 
         # Deletes the file at +path+; what the model sees (a String, or { error: }).
         def execute(path: nil)

@@ -21,17 +21,11 @@ module RubyLLM
           new_text: { type: 'string', description: 'The text to put in its place.' },
           replace_all: { type: 'boolean', description: 'Replace every occurrence. Default: false.' }
         }.freeze
-        PARAMETERS = {
-          type: 'object',
-          properties: EDIT_PROPERTIES.merge(
-            edits: {
-              type: 'array', description: 'Several edits, applied in order. Each may name its own path.',
-              items: { type: 'object', properties: EDIT_PROPERTIES, required: %w[old_text new_text],
-                       additionalProperties: false }
-            }
-          ),
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          nil, **EDIT_PROPERTIES,
+          edits: { type: 'array', description: 'Several edits, applied in order. Each may name its own path.',
+                   items: Behaviour.arguments(%w[old_text new_text], **EDIT_PROPERTIES) }
+        )
 
         Change = Struct.new(:number, :path, :old_text, :new_text, :replace_all)
         private_constant :Change

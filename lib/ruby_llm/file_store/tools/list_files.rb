@@ -12,14 +12,11 @@ module RubyLLM
           it matches file names in any folder; with one ("reports/**/*.csv") it matches paths, inside
           path when given. ** matches any number of folders, {csv,tsv} either extension.
         TEXT
-        PARAMETERS = {
-          type: 'object',
-          properties: {
-            path: { type: 'string', description: 'A folder to list, like "reports". Default: every file.' },
-            glob: { type: 'string', description: 'A name pattern, like "*.md" or "reports/**/*.csv".' }
-          },
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          nil,
+          path: { type: 'string', description: 'A folder to list, like "reports". Default: every file.' },
+          glob: { type: 'string', description: 'A name pattern, like "*.md" or "reports/**/*.csv".' }
+        )
 
         # The files in +path+ that +glob+ matches, one per line; what the model sees.
         def execute(path: nil, glob: nil)

@@ -14,15 +14,11 @@ module RubyLLM
           overwritten. Missing folders are created. No read is needed first, and you can edit the file at its new
           path without reading it again.
         TEXT
-        PARAMETERS = {
-          type: 'object',
-          properties: {
-            path: { type: 'string', description: 'The file or folder to move, like "notes/draft.md".' },
-            new_path: { type: 'string', description: 'Where it goes, like "notes/final.md".' }
-          },
-          required: %w[path new_path],
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          %w[path new_path],
+          path: { type: 'string', description: 'The file or folder to move, like "notes/draft.md".' },
+          new_path: { type: 'string', description: 'Where it goes, like "notes/final.md".' }
+        )
 
         # Moves the file or folder at +path+ to +new_path+; what the model sees.
         def execute(path: nil, new_path: nil)

@@ -14,16 +14,12 @@ module RubyLLM
           saying how to read on: offset is the first line to read (1 is the first line) and limit how many
           lines. Read a file before changing it with edit_file or write_file.
         TEXT
-        PARAMETERS = {
-          type: 'object',
-          properties: {
-            path: { type: 'string', description: 'The file to read, like "notes/plan.md".' },
-            offset: { type: 'integer', description: 'The first line to read, from 1. Default: 1.' },
-            limit: { type: 'integer', description: 'How many lines to read. Default: as many as fit.' }
-          },
-          required: ['path'],
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          ['path'],
+          path: { type: 'string', description: 'The file to read, like "notes/plan.md".' },
+          offset: { type: 'integer', description: 'The first line to read, from 1. Default: 1.' },
+          limit: { type: 'integer', description: 'How many lines to read. Default: as many as fit.' }
+        )
 
         # Pages its own output, so its results are never saved as long results.
         def self.included(tool_class) = tool_class.inline_limit(false)

@@ -16,19 +16,15 @@ module RubyLLM
           groups. It stops after 100 matching lines or 20,000 characters. It searches text files and the
           text already read from other formats; it names the files it skipped, which read_file can read.
         TEXT
-        PARAMETERS = {
-          type: 'object',
-          properties: {
-            pattern: { type: 'string', description: 'A regular expression, like "terminat(e|ion)".' },
-            path: { type: 'string', description: 'A folder to search, like "contracts". Default: every file.' },
-            glob: { type: 'string', description: 'A name pattern, like "*.md" or "reports/**/*.csv".' },
-            case_sensitive: { type: 'boolean', description: 'Match case exactly. Default: false.' },
-            context: { type: 'integer', description: 'Lines to show before and after each match. Default: 0.' },
-            files_only: { type: 'boolean', description: 'List matching files instead of lines. Default: false.' }
-          },
-          required: ['pattern'],
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          ['pattern'],
+          pattern: { type: 'string', description: 'A regular expression, like "terminat(e|ion)".' },
+          path: { type: 'string', description: 'A folder to search, like "contracts". Default: every file.' },
+          glob: { type: 'string', description: 'A name pattern, like "*.md" or "reports/**/*.csv".' },
+          case_sensitive: { type: 'boolean', description: 'Match case exactly. Default: false.' },
+          context: { type: 'integer', description: 'Lines to show before and after each match. Default: 0.' },
+          files_only: { type: 'boolean', description: 'List matching files instead of lines. Default: false.' }
+        )
 
         # Pages its own output, so its results are never saved as long results.
         def self.included(tool_class) = tool_class.inline_limit(false)

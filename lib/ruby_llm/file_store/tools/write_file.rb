@@ -11,15 +11,11 @@ module RubyLLM
           To replace an existing file, read it with read_file first; if it changed since you read it,
           read it again. To change part of a file, use edit_file instead.
         TEXT
-        PARAMETERS = {
-          type: 'object',
-          properties: {
-            path: { type: 'string', description: 'The file to write, like "notes/summary.md".' },
-            content: { type: 'string', description: 'The whole new content of the file.' }
-          },
-          required: %w[path content],
-          additionalProperties: false
-        }.freeze
+        PARAMETERS = Behaviour.arguments(
+          %w[path content],
+          path: { type: 'string', description: 'The file to write, like "notes/summary.md".' },
+          content: { type: 'string', description: 'The whole new content of the file.' }
+        )
 
         # Creates or replaces the file at +path+ with +content+; what the model sees.
         def execute(path: nil, content: nil)

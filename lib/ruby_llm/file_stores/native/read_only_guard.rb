@@ -9,25 +9,18 @@ module RubyLLM
       # it does anything, however the store implements it, and no store
       # checks by hand.
       module ReadOnlyGuard
-        def write(path, ...)
-          refuse_if_read_only(path)
-          super
-        end
-
-        def delete(path, ...)
-          refuse_if_read_only(path)
-          super
+        # write, delete and move: refused for +path+ first.
+        %i[write delete move].each do |name|
+          define_method(name) do |path, *args, **options, &block|
+            refuse_if_read_only(path)
+            super(path, *args, **options, &block)
+          end
         end
 
         # A tree of stores (Mounts) takes '' for its root: a folder, not a path.
         def delete_folder(folder, ...)
           raise RubyLLM::FileStore::ReadOnlyError, RubyLLM::FileStore.folder(folder) if read_only?
 
-          super
-        end
-
-        def move(path, ...)
-          refuse_if_read_only(path)
           super
         end
 

@@ -12,20 +12,14 @@ module RubyLLM
     # for ruby_llm_chat_file_versions, their history (VersionsMigration).
     class FileStoreInstallGenerator < ::Rails::Generators::Base
       include ::ActiveRecord::Generators::Migration
+      include VersionsMigration
 
       namespace 'ruby_llm:file_store:install'
       desc 'Creates the migration for ruby_llm_chat_files, where persisted chats keep their files ' \
            '(RubyLLM::FileStore::ActiveStorage). Run bin/rails active_storage:install first if your app ' \
            'has no Active Storage tables.'
 
-      class_option :primary_key_type, type: :string, desc: 'The type of primary keys, like uuid'
-
-      def create_migration_file
-        number = self.class.next_migration_number(File.join(destination_root, 'db/migrate'))
-        create_file "db/migrate/#{number}_create_ruby_llm_chat_files.rb", migration
-        create_file "db/migrate/#{VersionsMigration.next_number(number)}_#{VersionsMigration::NAME}.rb",
-                    VersionsMigration.text(::ActiveRecord::Migration.current_version, key_type)
-      end
+      def create_migration_file = write_migrations('create_ruby_llm_chat_files', migration)
 
       def show_next_step
         say 'Next: bin/rails db:migrate. A chat model includes RubyLLM::ActiveRecord::HasChatFiles ' \
@@ -33,8 +27,6 @@ module RubyLLM
       end
 
       private
-
-      def key_type = VersionsMigration.key_type(options)
 
       def migration
         id = key_type ? ", id: :#{key_type}" : ''

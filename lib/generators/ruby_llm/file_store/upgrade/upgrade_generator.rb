@@ -17,27 +17,20 @@ module RubyLLM
     # history (VersionsMigration), which skips a table already there.
     class FileStoreUpgradeGenerator < ::Rails::Generators::Base
       include ::ActiveRecord::Generators::Migration
+      include VersionsMigration
 
       namespace 'ruby_llm:file_store:upgrade'
-      class_option :primary_key_type, type: :string, desc: 'The type of primary keys, like uuid'
       desc 'Creates the migration that adds path_digest to ruby_llm_chat_files and moves its unique index onto ' \
            'it, and the one that makes ruby_llm_chat_file_versions, the files\' history ' \
            '(RubyLLM::FileStore::ActiveStorage, tables made by an older install generator).'
 
-      def create_migration_file
-        number = self.class.next_migration_number(File.join(destination_root, 'db/migrate'))
-        create_file "db/migrate/#{number}_add_path_digest_to_ruby_llm_chat_files.rb", migration
-        create_file "db/migrate/#{VersionsMigration.next_number(number)}_#{VersionsMigration::NAME}.rb",
-                    VersionsMigration.text(::ActiveRecord::Migration.current_version, key_type)
-      end
+      def create_migration_file = write_migrations('add_path_digest_to_ruby_llm_chat_files', migration)
 
       def show_next_step
         say 'Next: bin/rails db:migrate.'
       end
 
       private
-
-      def key_type = VersionsMigration.key_type(options)
 
       def migration
         <<~RUBY

@@ -24,24 +24,17 @@ module RubyLLM
           NEEDS = [
             Need.private_method('RubyLLM::Chat', :provider_completion,
                                 'sending the provider a view of the messages, through @provider.complete'),
-            Need.private_method('RubyLLM::Chat', :add_tool_result_message, 'saving long tool results', arity: 2),
-            Need.private_method('RubyLLM::Chat', :execute_tool, 'after_file_write for what tools write', arity: 1),
-            *%i[add_message with_tools tools messages].map do |name|
-              Need.public_method('RubyLLM::Chat', name, 'with_file_store')
-            end,
+            *Line::CHAT_HOOK_NEEDS,
             Need.constant_named('RubyLLM::Content', 'reading and building attachments'),
             AttachmentContent::NEED,
             Need.public_method('RubyLLM::Message', :content=, 'sending messages with other attachments'),
-            Need.class_method('RubyLLM::Agent', :apply_configuration, 'the agent file_store macro'),
-            Need.class_method('RubyLLM::Agent', :runtime_context, 'lambdas in the agent file_store macro')
+            *Line::AGENT_HOOK_NEEDS
           ].freeze
 
           RECORD_NEEDS = [
-            Need.public_method('RubyLLM::ActiveRecord::ActsAs::ClassMethods', :acts_as_chat, 'acts_as_chat records'),
+            *Line::RECORD_HOOK_NEEDS,
             Need.public_method('RubyLLM::ActiveRecord::ChatMethods', :to_llm,
-                               'giving a chat loaded again its Active Storage store'),
-            Need.private_method('RubyLLM::ActiveRecord::ChatMethods', :persist_content,
-                                "sharing a message's Active Storage blob with the chat's file", arity: 2)
+                               'giving a chat loaded again its Active Storage store')
           ].freeze
 
           # The chat's provider for one request: complete gets the view of
@@ -110,9 +103,6 @@ module RubyLLM
             content.is_a?(::RubyLLM::Content) ? content.text : content
           end
 
-          # +attachment+ as it is sent (ChatExtension.shown).
-          def shown(attachment) = ChatExtension.shown(attachment)
-
           # Whether the provider takes +attachment+ as it is.
           def supported?(attachment)
             !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)
@@ -143,9 +133,6 @@ module RubyLLM
 
             ChatFiles::PlainMessages.tool_files(result)
           end
-
-          def loaded_content(attachment) = AttachmentContent.loaded_content(attachment)
-          def preload(attachment, bytes) = AttachmentContent.preload(attachment, bytes)
 
           # A copy of +message+ with +text+ and +attachments+ (the same
           # Attachment objects): the chat's own messages never change.

@@ -23,11 +23,7 @@ module RubyLLM
                 chat.instance_method(:preprocessed_messages).parameters.any? { |kind, _| kind == :opt }
             end,
             Need.private_method('RubyLLM::Chat', :provider_completion, 'counting attached text files as read'),
-            Need.private_method('RubyLLM::Chat', :add_tool_result_message, 'saving long tool results', arity: 2),
-            Need.private_method('RubyLLM::Chat', :execute_tool, 'after_file_write for what tools write', arity: 1),
-            *%i[add_message with_tools tools messages].map do |name|
-              Need.public_method('RubyLLM::Chat', name, 'with_file_store')
-            end,
+            *Line::CHAT_HOOK_NEEDS,
             Need.public_method('RubyLLM::Message', :attachments, 'keeping attachments'),
             Need.public_method('RubyLLM::Message', :with_attachments, 'sending messages with other attachments'),
             Need.new('RubyLLM::Message keeping its text in @content', 'sending messages with other text') do
@@ -37,17 +33,14 @@ module RubyLLM
             Need.public_method('RubyLLM::Attachment', :provider_file?, 'sending provider uploads as they are'),
             AttachmentContent::NEED,
             Need.class_method('RubyLLM::Tool', :split_result, "reading tool results' files"),
-            Need.class_method('RubyLLM::Agent', :apply_configuration, 'the agent file_store macro'),
-            Need.class_method('RubyLLM::Agent', :runtime_context, 'lambdas in the agent file_store macro')
+            *Line::AGENT_HOOK_NEEDS
           ].freeze
 
           RECORD_NEEDS = [
-            Need.public_method('RubyLLM::ActiveRecord::ActsAs::ClassMethods', :acts_as_chat, 'acts_as_chat records'),
+            *Line::RECORD_HOOK_NEEDS,
             Need.public_method('RubyLLM::ActiveRecord::ChatMethods', :to_llm, 'with_file_store on records'),
             Need.private_method('RubyLLM::ActiveRecord::ChatMethods', :build_llm_chat,
-                                'giving a chat loaded again its Active Storage store'),
-            Need.private_method('RubyLLM::ActiveRecord::ChatMethods', :persist_content,
-                                "sharing a message's Active Storage blob with the chat's file", arity: 2)
+                                'giving a chat loaded again its Active Storage store')
           ].freeze
 
           # Prepended to RubyLLM::Chat.
@@ -94,9 +87,6 @@ module RubyLLM
           # The text of +message+.
           def text(message) = message.content
 
-          # +attachment+ as it is sent (ChatExtension.shown).
-          def shown(attachment) = ChatExtension.shown(attachment)
-
           # Whether the provider takes +attachment+ as it is.
           def supported?(attachment)
             attachment.provider_file? || !ChatExtension::UNSUPPORTED_TYPES.include?(attachment.type)
@@ -109,9 +99,6 @@ module RubyLLM
                     (result.is_a?(Array) && result.flatten.any?(::RubyLLM::Attachment))
             files ? ::RubyLLM::Tool.split_result(result) : nil
           end
-
-          def loaded_content(attachment) = AttachmentContent.loaded_content(attachment)
-          def preload(attachment, bytes) = AttachmentContent.preload(attachment, bytes)
 
           # A copy of +message+ with +text+ and +attachments+: the chat's own
           # messages never change. ruby_llm 2.0's messages keep their text in
