@@ -116,7 +116,7 @@ module RubyLLM
         # The table is the history: nothing to catch up on, and a change's
         # version commits with it.
         def sync = nil
-        def begin_change(_keys); end
+        def begin_change(_owner, _paths); end
         def end_change; end
 
         def inspect = "#<#{self.class.name} #{@chat.class.name}##{@chat.id}>"
@@ -136,19 +136,20 @@ module RubyLLM
         def rows(key) = owner_rows(key.first).where(path_digest: model.path_digest(key.last))
 
         def record_of(row)
-          Record.new(id: row.id, owner: row.owner_type && [row.owner_type, row.owner_id], path: row.path,
-                     change: row.kind.to_sym, digest: row.digest, byte_size: row.byte_size,
-                     content_type: row.content_type, at: row.created_at, by: decode_by(row.made_by),
-                     baseline: row.baseline, blob_id: row.blob_id)
+          Record.of(id: row.id, owner: row.owner_type && [row.owner_type, row.owner_id], path: row.path,
+                    change: row.kind.to_sym, digest: row.digest, byte_size: row.byte_size,
+                    content_type: row.content_type, at: row.created_at.to_f, by: decode_by(row.made_by),
+                    baseline: row.baseline, blob_id: row.blob_id)
         end
 
-        # The row's columns for a version's +fields+ (see History::Log#add).
-        def columns(fields)
-          owner_type, owner_id = fields.fetch(:owner)
-          { chat: @chat, owner_type:, owner_id:, path: fields[:path], path_digest: model.path_digest(fields[:path]),
-            kind: fields[:change].to_s, digest: fields[:digest], byte_size: fields[:byte_size],
-            content_type: fields[:content_type], made_by: encode_by(fields[:by]),
-            baseline: fields[:baseline] ? true : false, blob_id: fields[:blob_id], created_at: fields[:at] }
+        # The row's columns for a version (a Record without its id, see
+        # History::Log#add).
+        def columns(record)
+          owner_type, owner_id = record.owner
+          { chat: @chat, owner_type:, owner_id:, path: record.path, path_digest: model.path_digest(record.path),
+            kind: record.change.to_s, digest: record.digest, byte_size: record.byte_size,
+            content_type: record.content_type, made_by: encode_by(record.by),
+            baseline: record.baseline ? true : false, blob_id: record.blob_id, created_at: Time.at(record.at) }
         end
 
         def encode_by(by) = by.is_a?(Symbol) ? ":#{by}" : by

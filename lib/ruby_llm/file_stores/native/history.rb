@@ -22,18 +22,31 @@ module RubyLLM
         # any checkpoint); +blob_id+: the Active Storage blob holding the
         # bytes (nil in the other logs, which keep bytes by digest).
         # +unkept+: true for a version over max_version_bytes, whose bytes
-        # were not kept.
+        # were not kept. +at+: when, in seconds since the epoch (a Float,
+        # held in the reference itself: a Time would be one more object
+        # for every version kept).
+        # Made positionally where a change is recorded (a fifth of what
+        # keywords cost, on every write), by name (Record.of) where a log
+        # reads one back.
         Record = Struct.new(:id, :owner, :path, :change, :digest, :byte_size, :content_type, :at, :by, :baseline,
-                            :blob_id, :unkept, keyword_init: true) do
-          # [owner, path], made once (a log looks it up often).
-          def key = @key ||= [owner, path].freeze
+                            :blob_id, :unkept) do
+          # A Record from its fields by name.
+          def self.of(id:, owner:, path:, change:, digest:, byte_size:, content_type:, at:, by:, baseline:,
+                      blob_id: nil, unkept: nil)
+            new(id, owner, path, change, digest, byte_size, content_type, at, by, baseline, blob_id, unkept)
+          end
+
+          # [owner, path], made when asked: not kept, since an instance
+          # variable on a Struct is held in a table of its own the garbage
+          # collector walks, for every version kept.
+          def key = [owner, path]
 
           # Whether its bytes were kept (all but a version over max_version_bytes).
           def bytes_kept? = digest && !unkept
 
           def to_version
-            RubyLLM::FileVersion.new(path:, id:, change:, digest:, byte_size:, content_type:, created_at: at, by:,
-                                     kept: !unkept)
+            RubyLLM::FileVersion.new(path:, id:, change:, digest:, byte_size:, content_type:, created_at: Time.at(at),
+                                     by:, kept: !unkept)
           end
         end
 

@@ -160,7 +160,7 @@ RSpec.describe 'A store with history (RubyLLM::FileStores::Native::History)' do
       log = store.send(:history_log)
       store.with_lock do
         log.sync
-        log.begin_change([[nil, 'a.md']])
+        log.begin_change(nil, ['a.md'])
         File.write(File.join(root, 'a.md'), 'written by a process killed before its version')
       end
       again = RubyLLM::NativeDir.new(root, history:)

@@ -15,19 +15,19 @@ module RubyLLM
           # Records, in order. Under the chat's lock, so the chat's newest rows
           # are these where the database cannot return their ids.
           def insert_all(versions)
-            rows = versions.map { |fields| insert_columns(fields) }
+            rows = versions.map { |record| insert_columns(record) }
             ids = if model.connection.supports_insert_returning?
                     model.insert_all!(rows, returning: %w[id]).rows.map(&:first)
                   else
                     model.insert_all!(rows)
                     chat_rows.order(id: :desc).limit(rows.size).pluck(:id).reverse
                   end
-            versions.zip(ids).map { |fields, id| Record.new(id:, **fields.except(:unkept)) }
+            versions.zip(ids).map { |record, id| record.tap { record.id = id } }
           end
 
           # The columns of an inserted row: columns without the association.
-          def insert_columns(fields)
-            columns(fields).except(:chat).merge(chat_type: @chat.class.polymorphic_name, chat_id: @chat.id,
+          def insert_columns(record)
+            columns(record).except(:chat).merge(chat_type: @chat.class.polymorphic_name, chat_id: @chat.id,
                                                 forgotten: false)
           end
 

@@ -59,9 +59,9 @@ module RubyLLM
             @pending
           end
 
-          def begin_change(keys)
-            append([{ 'pending' => keys }])
-            @pending = keys
+          def begin_change(owner, paths)
+            @pending = paths.map { |path| [owner, path] }
+            append([{ 'pending' => @pending }])
           end
 
           def end_change

@@ -45,12 +45,12 @@ module RubyLLM
             !first.nil? && first <= id
           end
 
-          # Adds versions, each a Hash of Record's fields but id, in order;
-          # returns the Records. The bytes of those with a digest must be
+          # Adds versions, each a Record without its id (given here), in
+          # order; returns them. The bytes of those with a digest must be
           # kept first (#hold). Older versions past keep: and keep_for: are
           # forgotten, never a file's newest.
-          def add(versions)
-            records = versions.map { |fields| Record.new(id: @last_id += 1, **fields) }
+          def add(records)
+            records.each { |record| record.id = @last_id += 1 }
             persist(records)
             records.each { |record| apply(record) }
             past = if records.size == 1
@@ -93,8 +93,10 @@ module RubyLLM
           # stopped (nil when none): the store records what they hold now.
           def sync = nil
 
-          # Marks a change of +keys+ as under way, for #sync after a crash.
-          def begin_change(_keys); end
+          # Marks a change of +owner+'s +paths+ as under way, for #sync after
+          # a crash: nothing to mark in a log that lives and dies with its
+          # process (it has no crash to recover from).
+          def begin_change(_owner, _paths); end
 
           # Marks the change under way as done, when it recorded no version.
           def end_change; end
@@ -123,11 +125,13 @@ module RubyLLM
           def past_limits(key)
             list = @records[key]
             past = list.size - keep
+            return EMPTY if past <= 0 && (!keep_for || list.size == 1) # most adds: nothing to look at
+
             past = 0 if past.negative?
             return list.first(past) unless keep_for
 
             horizon = Time.now.to_f - keep_for
-            past += 1 while past < list.size - 1 && list[past].at.to_f < horizon
+            past += 1 while past < list.size - 1 && list[past].at < horizon
             list.first(past)
           end
 
@@ -139,11 +143,12 @@ module RubyLLM
           end
 
           def drop(record)
-            list = @records[record.key]
+            key = record.key
+            list = @records[key]
             list.delete_at(list.index { |each| each.equal?(record) })
-            @records.delete(record.key) if list.empty?
-            first = @forgotten_first[record.key]
-            @forgotten_first[record.key] = record.id if first.nil? || record.id < first
+            @records.delete(key) if list.empty?
+            first = @forgotten_first[key]
+            @forgotten_first[key] = record.id if first.nil? || record.id < first
             release(record.digest) if record.bytes_kept?
           end
 

@@ -36,7 +36,7 @@ module RubyLLM
             with_lock do
               history_recover(log)
               before = history_before(log, paths)
-              log.begin_change(before.keys.map { |path| [history_owner, path] })
+              log.begin_change(history_owner, before.keys)
               result = nil
               begin
                 result = HistoryRecorder.active(log, &block)
@@ -53,6 +53,7 @@ module RubyLLM
           def history_file(path) = self[path]
 
           # Adds a version for each of +before+'s paths whose file changed.
+          # One clock read and one History.by for all of them.
           def history_settle(log, before, known, moved, written = nil)
             changed = history_changed(before, known)
             return log.end_change if changed.empty?
@@ -61,8 +62,9 @@ module RubyLLM
                      history_hold_all(log, changed.filter_map { |path, _, new| [path, new] if new }, written)
                    end
             by = History.by
-            log.add(changed.map do |path, old, new|
-              history_fields(log, path, history_change_of(path, old, new, moved), new, by, held:, written:)
+            at = Time.now.to_f
+            log.add(changed.map! do |path, old, new|
+              history_fields(log, path, history_change_of(path, old, new, moved), new, by, held:, written:, at:)
             end)
           end
 
@@ -84,13 +86,17 @@ module RubyLLM
             old.nil? ? :created : :changed
           end
 
-          # A version's fields for +file+ (nil: none) at +path+, its bytes
+          # A version (a Record without its id) for +file+ (nil: none) at +path+, its bytes
           # kept (+held+: already, by history_hold_all).
-          def history_fields(log, path, change, file, by, baseline: false, held: nil, written: nil)
+          # +at+: the time of the change (Record#at). Its path and content
+          # type are the one String of each (String#-@), not one per version.
+          def history_fields(log, path, change, file, by, baseline: false, held: nil, written: nil,
+                             at: Time.now.to_f)
             unkept = file && log.too_big?(file.byte_size) ? true : nil
             blob_id = held ? held[path] : history_keep_bytes(log, path, file, written) if file && !unkept
-            { owner: history_owner, path:, change:, digest: file&.digest, byte_size: file ? file.byte_size : 0,
-              content_type: file&.content_type, at: Time.now, by:, baseline:, unkept:, blob_id: }
+            content_type = file&.content_type
+            Record.new(nil, history_owner, -path, change, file&.digest, file ? file.byte_size : 0,
+                       content_type && -content_type, at, by, baseline, blob_id, unkept)
           end
 
           # Keeps the bytes of +file+ at +path+ for a version (+written+: what

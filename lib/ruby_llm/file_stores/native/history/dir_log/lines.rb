@@ -14,7 +14,7 @@ module RubyLLM
             def encode(record, offset = nil)
               line = { 'i' => record.id, 'o' => record.owner, 'p' => record.path, 'c' => record.change.to_s,
                        'd' => record.digest, 'n' => record.byte_size, 't' => record.content_type,
-                       'a' => record.at.to_f, 'b' => record.by.is_a?(Symbol) ? ":#{record.by}" : record.by }
+                       'a' => record.at, 'b' => record.by.is_a?(Symbol) ? ":#{record.by}" : record.by }
               line['base'] = true if record.baseline
               line['nk'] = true if record.unkept
               line['x'] = offset if offset
@@ -24,9 +24,9 @@ module RubyLLM
             def decode(line)
               by = line['b']
               by = by.delete_prefix(':').to_sym if by&.start_with?(':')
-              Record.new(id: line['i'], owner: line['o'], path: line['p'], change: line['c'].to_sym, digest: line['d'],
-                         byte_size: line['n'], content_type: line['t'], at: Time.at(line['a']), by:,
-                         baseline: line['base'] == true, unkept: line['nk'] == true)
+              Record.of(id: line['i'], owner: line['o'], path: line['p'], change: line['c'].to_sym, digest: line['d'],
+                        byte_size: line['n'], content_type: line['t'], at: line['a'].to_f, by:,
+                        baseline: line['base'] == true, unkept: line['nk'] == true)
             end
           end
         end
