@@ -69,10 +69,10 @@ module RubyLLM
       public
 
       # Runs the block holding the store's lock (a Monitor: reentrant, within the process).
-      def with_lock(&block)
-        raise ArgumentError, 'with_lock needs a block' unless block
+      def with_lock
+        raise ArgumentError, 'with_lock needs a block' unless block_given?
 
-        @lock.synchronize(&block)
+        @lock.synchronize { yield } # rubocop:disable Style/ExplicitBlockArgument -- a &block is a Proc made each call
       end
 
       # The lock's own name, shared by the owners' views, which share it.

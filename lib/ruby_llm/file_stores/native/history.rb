@@ -92,6 +92,10 @@ module RubyLLM
         # Whether changes go unrecorded now (see unrecorded).
         def unrecorded? = Thread.current[UNRECORDED] == true
 
+        # The time of a change, as Record#at: seconds since the epoch (the
+        # clock Time.now reads, without the three objects Time.now makes).
+        def now = Process.clock_gettime(Process::CLOCK_REALTIME)
+
         # What makes the changes now: :app unless acting says otherwise.
         def by = Thread.current[BY] || :app
 

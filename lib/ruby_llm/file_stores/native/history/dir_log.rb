@@ -60,7 +60,7 @@ module RubyLLM
           end
 
           def begin_change(owner, paths)
-            @pending = paths.map { |path| [owner, path] }
+            @pending = paths.uniq.map { |path| [owner, path] }
             append([{ 'pending' => @pending }])
           end
 

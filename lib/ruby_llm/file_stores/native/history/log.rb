@@ -52,13 +52,13 @@ module RubyLLM
           def add(records)
             records.each { |record| record.id = @last_id += 1 }
             persist(records)
-            records.each { |record| apply(record) }
-            past = if records.size == 1
-                     past_limits(records.first.key)
+            lists = records.map { |record| apply(record) }
+            past = if lists.size == 1
+                     past_limits(lists.first)
                    else
-                     records.map(&:key).uniq.flat_map { |key| past_limits(key) }
+                     lists.uniq(&:object_id).flat_map { |list| past_limits(list) }
                    end
-            forget(past) unless past.empty?
+            forget(past) unless past.empty? # once for them all: one line in a DirLog's journal
             records
           end
 
@@ -114,16 +114,16 @@ module RubyLLM
             @last_id = 0
           end
 
+          # Adds +record+ to its file's versions, and returns them.
           def apply(record)
-            (@records[record.key] ||= []) << record
             @refs[record.digest] += 1 if record.bytes_kept?
             @last_id = record.id if record.id > @last_id
+            (@records[record.key] ||= []) << record
           end
 
-          # The versions of +key+ past keep: and keep_for:, oldest first
-          # (never the newest).
-          def past_limits(key)
-            list = @records[key]
+          # The versions of a file's +list+ past keep: and keep_for:, oldest
+          # first (never the newest).
+          def past_limits(list)
             past = list.size - keep
             return EMPTY if past <= 0 && (!keep_for || list.size == 1) # most adds: nothing to look at
 

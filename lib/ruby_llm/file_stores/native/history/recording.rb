@@ -36,7 +36,7 @@ module RubyLLM
             with_lock do
               history_recover(log)
               before = history_before(log, paths)
-              log.begin_change(history_owner, before.keys)
+              log.begin_change(history_owner, paths)
               result = nil
               begin
                 result = HistoryRecorder.active(log, &block)
@@ -62,7 +62,7 @@ module RubyLLM
                      history_hold_all(log, changed.filter_map { |path, _, new| [path, new] if new }, written)
                    end
             by = History.by
-            at = Time.now.to_f
+            at = History.now
             log.add(changed.map! do |path, old, new|
               history_fields(log, path, history_change_of(path, old, new, moved), new, by, held:, written:, at:)
             end)
@@ -91,7 +91,7 @@ module RubyLLM
           # +at+: the time of the change (Record#at). Its path and content
           # type are the one String of each (String#-@), not one per version.
           def history_fields(log, path, change, file, by, baseline: false, held: nil, written: nil,
-                             at: Time.now.to_f)
+                             at: History.now)
             unkept = file && log.too_big?(file.byte_size) ? true : nil
             blob_id = held ? held[path] : history_keep_bytes(log, path, file, written) if file && !unkept
             content_type = file&.content_type
