@@ -152,8 +152,8 @@ module RubyLLM
 
           def object_question?(key) = key.start_with?('/question/object-')
 
-          def persist_forget(ids)
-            append([{ 'f' => ids }])
+          def persist_forget(records)
+            append([{ 'f' => records.map(&:id) }])
             @forgotten_lines += 1
           end
 

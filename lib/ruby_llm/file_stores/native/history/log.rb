@@ -138,14 +138,15 @@ module RubyLLM
           def forget(records)
             return if records.empty?
 
-            persist_forget(records.map(&:id))
+            persist_forget(records)
             records.each { |record| drop(record) }
           end
 
           def drop(record)
             key = record.key
             list = @records[key]
-            list.delete_at(list.index { |each| each.equal?(record) })
+            # Forgotten oldest first, so most often the first (shift: no copy).
+            list.first.equal?(record) ? list.shift : list.delete_at(list.index { |each| each.equal?(record) })
             @records.delete(key) if list.empty?
             first = @forgotten_first[key]
             @forgotten_first[key] = record.id if first.nil? || record.id < first
@@ -154,15 +155,15 @@ module RubyLLM
 
           # One version fewer holds the bytes of +digest+: they go with the last.
           def release(digest)
-            @refs[digest] -= 1
-            return if @refs[digest].positive?
+            left = @refs[digest] - 1
+            return @refs[digest] = left if left.positive?
 
             @refs.delete(digest)
             drop_bytes(digest)
           end
 
           def persist(_records); end
-          def persist_forget(_ids); end
+          def persist_forget(_records); end
           def persist_question(_key, _id); end
         end
       end
