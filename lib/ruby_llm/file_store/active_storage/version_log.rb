@@ -138,7 +138,7 @@ module RubyLLM
         def record_of(row)
           Record.of(id: row.id, owner: row.owner_type && [row.owner_type, row.owner_id], path: row.path,
                     change: row.kind.to_sym, digest: row.digest, byte_size: row.byte_size,
-                    content_type: row.content_type, at: row.created_at.to_f, by: decode_by(row.made_by),
+                    content_type: row.content_type, at: row.created_at, by: decode_by(row.made_by),
                     baseline: row.baseline, blob_id: row.blob_id)
         end
 

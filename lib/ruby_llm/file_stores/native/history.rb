@@ -24,7 +24,7 @@ module RubyLLM
         # +unkept+: true for a version over max_version_bytes, whose bytes
         # were not kept. +at+: when, in seconds since the epoch (a Float,
         # held in the reference itself: a Time would be one more object
-        # for every version kept).
+        # for every version kept), or the Time an Active Storage row holds.
         # Made positionally where a change is recorded (a fifth of what
         # keywords cost, on every write), by name (Record.of) where a log
         # reads one back.
@@ -45,8 +45,8 @@ module RubyLLM
           def bytes_kept? = digest && !unkept
 
           def to_version
-            RubyLLM::FileVersion.new(path:, id:, change:, digest:, byte_size:, content_type:, created_at: Time.at(at),
-                                     by:, kept: !unkept)
+            RubyLLM::FileVersion.new(path:, id:, change:, digest:, byte_size:, content_type:,
+                                     created_at: at.is_a?(Float) ? Time.at(at) : at, by:, kept: !unkept)
           end
         end
 
