@@ -4,7 +4,7 @@
 //! encodings, predefined and embedded CMaps, an embedded TrueType cmap.
 
 use crate::testpdf::fonts::{cff, format12_cmap, truetype};
-use crate::testpdf::{deflated, font_pdf, one_page, page, stream, OnePage};
+use crate::testpdf::{deflated, font_pdf, hex_codes, one_page, page, stream, OnePage};
 
 /// The glyphs of the CFF font, codes from 1, and "Words fine x ∈ A." in them.
 const CFF_GLYPHS: [&str; 13] = [
@@ -97,7 +97,7 @@ fn japan1_pdf(cmap: &str, codes: &str) -> Vec<u8> {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02X}")).collect()
+    hex_codes(bytes.iter().map(|&b| u32::from(b)), 2)
 }
 
 #[test]
@@ -190,10 +190,7 @@ fn reads_codes_a_to_unicode_map_leaves_out_through_the_collection_it_builds_on()
     let font = "<< /Type /Font /Subtype /Type0 /BaseFont /Fixture /Encoding /Identity-H /ToUnicode 6 0 R \
                 /DescendantFonts [<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Fixture \
                 /CIDSystemInfo << /Registry (Fixture) /Ordering (Japan1) /Supplement 2 >> /DW 500 >>] >>";
-    let cids: String = "Hello World"
-        .bytes()
-        .map(|c| format!("{:04X}", c - 31))
-        .collect();
+    let cids = hex_codes("Hello World".bytes().map(|c| u32::from(c - 31)), 4);
     let pdf = one_page(
         format!("BT /F1 12 Tf 72 720 Td <{cids}0300> Tj ET\n"),
         OnePage {
@@ -215,15 +212,12 @@ fn reads_an_identity_cid_font_without_to_unicode_through_its_program_s_cmap() {
         .collect();
     groups.sort();
     let program = truetype(chars.len() as u16 + 1, format12_cmap(&groups), None);
-    let gids: String = "Potato salad"
-        .chars()
-        .map(|c| {
-            format!(
-                "{:04X}",
-                chars.iter().position(|&x| x == c).unwrap_or(0) + 1
-            )
-        })
-        .collect();
+    let gids = hex_codes(
+        "Potato salad"
+            .chars()
+            .map(|c| chars.iter().position(|&x| x == c).unwrap_or(0) as u32 + 1),
+        4,
+    );
     let font = "<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Fixture /Encoding /Identity-H \
                 /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Fixture \
                 /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 \

@@ -5,7 +5,7 @@
 //! well-formed file of [`make_pdf`], every offset right unless the damage
 //! is the offsets.
 
-use crate::testpdf::{convert, make_pdf, page_content, serialize, text, HELVETICA};
+use crate::testpdf::{convert, hex_codes, make_pdf, page_content, serialize, text, HELVETICA};
 use crate::Error;
 
 const TWO_PAGES: [Option<&str>; 2] = [
@@ -285,10 +285,7 @@ fn reads_a_content_stream_whose_keyword_is_followed_on_its_line_by_more_than_whi
 fn reads_a_font_whose_base_font_is_written_with_spaces_in_it() {
     // As some generators write "Arial Unicode MS" (pdf.js's issue11549),
     // drawn through /Identity-H with a /ToUnicode map.
-    let hex: String = "Flags and paving"
-        .bytes()
-        .map(|c| format!("{c:04X}"))
-        .collect();
+    let hex = hex_codes("Flags and paving".bytes().map(u32::from), 4);
     let cmap =
         "/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange \
                 <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <00FF> <0000> endbfrange \
@@ -339,9 +336,7 @@ fn reads_a_file_that_encrypts_its_attachments_alone_whatever_their_password() {
     // V 5, R 6, /EFF, /StmF and /StrF /Identity, as qpdf's --encrypt ...
     // --cleartext-metadata attachments writes: a user password that is
     // not empty, and the page's text plain.
-    let salt: String = (0..48u32)
-        .map(|i| format!("{:02x}", (i * 37 + 11) % 256))
-        .collect();
+    let salt = hex_codes((0..48u32).map(|i| (i * 37 + 11) % 256), 2).to_ascii_lowercase();
     let encrypt = format!(
         "<< /Filter /Standard /V 5 /R 6 /Length 256 /P -1028 /EncryptMetadata false \
          /CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> /EFF /StdCF \

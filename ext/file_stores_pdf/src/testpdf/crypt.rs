@@ -8,7 +8,7 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use md5::{Digest, Md5};
 use sha2::Sha256;
 
-use super::{page_content, serialize};
+use super::{hex_bytes as hex, page_content, serialize};
 
 /// Algorithm 2's padding of the empty password.
 const PAD: [u8; 32] = [
@@ -31,10 +31,6 @@ fn sha256(parts: &[&[u8]]) -> [u8; 32] {
         hash.update(part);
     }
     hash.finalize().into()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Bytes that look random, the same each run.

@@ -3,7 +3,7 @@
 
 /// ASCIIHexDecode's input for `data`.
 pub fn ascii_hex(data: &[u8]) -> Vec<u8> {
-    let mut out: String = data.iter().map(|b| format!("{b:02x}")).collect();
+    let mut out = super::hex_bytes(data);
     out.push('>');
     out.into_bytes()
 }

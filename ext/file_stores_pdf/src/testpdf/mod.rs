@@ -26,6 +26,21 @@ pub const HELVETICA: &str =
 /// The largest crafted file written as a fuzz seed: seeds only show shapes.
 const MAX_SEED_BYTES: usize = 64 << 10;
 
+/// `codes` as upper-case hex digits, `width` each: the inside of a hex
+/// string (`<0048>`) drawing those character codes or glyph ids.
+pub fn hex_codes(codes: impl IntoIterator<Item = u32>, width: usize) -> String {
+    use std::fmt::Write as _;
+    codes.into_iter().fold(String::new(), |mut out, code| {
+        let _ = write!(out, "{code:0width$X}");
+        out
+    })
+}
+
+/// `bytes` as lower-case hex digits, two each.
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    hex_codes(bytes.iter().map(|&b| u32::from(b)), 2).to_ascii_lowercase()
+}
+
 /// A file of `objects` (bodies, numbered from 1), a table pointing at each
 /// and a trailer whose root is object 1.
 pub fn serialize<B: AsRef<[u8]>>(objects: &[B]) -> Vec<u8> {
