@@ -55,7 +55,9 @@ RSpec.describe RubyLLM::FileStore::ChatFiles::UrlFetch, 'over https' do
   after { @server&.stop }
 
   def fetch(url)
-    described_class.new(max_bytes: 1024, timeout: 5, allowed_hosts: ['localhost']).call(url)
+    # The server's address, whichever of localhost's addresses (::1 first on
+    # some machines) the hosts file lists first.
+    described_class.new(max_bytes: 1024, timeout: 5, allowed_hosts: ['127.0.0.1']).call(url)
   end
 
   it "reaches a server whose certificate names the URL's host, sending that name and the Host header" do
