@@ -5,7 +5,9 @@
 //! well-formed file of [`make_pdf`], every offset right unless the damage
 //! is the offsets.
 
-use crate::testpdf::{convert, hex_codes, make_pdf, page_content, serialize, text, HELVETICA};
+use crate::testpdf::{
+    convert, hex_codes, make_pdf, page_content, serialize, text, xref_stream_rows, HELVETICA,
+};
 use crate::Error;
 
 const TWO_PAGES: [Option<&str>; 2] = [
@@ -233,15 +235,7 @@ fn reads_the_objects_of_an_object_stream_that_sit_behind_comments() {
     }
     let at = out.len();
     entries[stm + 1] = [1, at as u32, 0];
-    let rows: Vec<u8> = entries
-        .iter()
-        .flat_map(|[kind, two, three]| {
-            let mut row = vec![*kind as u8];
-            row.extend(two.to_be_bytes());
-            row.extend((*three as u16).to_be_bytes());
-            row
-        })
-        .collect();
+    let rows = xref_stream_rows(&entries);
     out.extend(
         format!(
             "{} 0 obj\n<< /Type /XRef /Size {} /W [1 4 2] /Root 1 0 R /Length {} >>\nstream\n",

@@ -8,7 +8,7 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 use md5::{Digest, Md5};
 use sha2::Sha256;
 
-use super::{hex_bytes as hex, page_content, serialize};
+use super::{hex_bytes as hex, page_content, serialize, xref_stream_rows};
 
 /// Algorithm 2's padding of the empty password.
 const PAD: [u8; 32] = [
@@ -155,15 +155,7 @@ pub fn rc4_pdf(objstm: &[u8], text: &str, id: Option<&[u8]>) -> Vec<u8> {
     }
     let xref = out.len();
     rows[9] = [1, xref as u32, 0];
-    let data: Vec<u8> = rows
-        .iter()
-        .flat_map(|[kind, two, three]| {
-            let mut row = vec![*kind as u8];
-            row.extend(two.to_be_bytes());
-            row.extend((*three as u16).to_be_bytes());
-            row
-        })
-        .collect();
+    let data = xref_stream_rows(&rows);
     let id = id.map_or(String::new(), |id| {
         format!("/ID [<{}> <{}>] ", hex(id), hex(id))
     });

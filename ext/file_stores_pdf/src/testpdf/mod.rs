@@ -36,6 +36,20 @@ pub fn hex_codes(codes: impl IntoIterator<Item = u32>, width: usize) -> String {
     })
 }
 
+/// The data of a cross-reference stream with `/W [1 4 2]`: one row per
+/// object, [type, offset or object stream, generation or index].
+pub fn xref_stream_rows(entries: &[[u32; 3]]) -> Vec<u8> {
+    entries
+        .iter()
+        .flat_map(|&[kind, two, three]| {
+            let mut row = vec![kind as u8];
+            row.extend(two.to_be_bytes());
+            row.extend((three as u16).to_be_bytes());
+            row
+        })
+        .collect()
+}
+
 /// `bytes` as lower-case hex digits, two each.
 pub fn hex_bytes(bytes: &[u8]) -> String {
     hex_codes(bytes.iter().map(|&b| u32::from(b)), 2).to_ascii_lowercase()
