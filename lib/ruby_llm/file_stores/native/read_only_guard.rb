@@ -9,18 +9,25 @@ module RubyLLM
       # it does anything, however the store implements it, and no store
       # checks by hand.
       module ReadOnlyGuard
-        # write, delete and move: refused for +path+ first.
-        %i[write delete move].each do |name|
-          define_method(name) do |path, *args, **options, &block|
-            refuse_if_read_only(path)
-            super(path, *args, **options, &block)
-          end
+        def write(path, ...)
+          refuse_if_read_only(path)
+          super
+        end
+
+        def delete(path, ...)
+          refuse_if_read_only(path)
+          super
         end
 
         # A tree of stores (Mounts) takes '' for its root: a folder, not a path.
         def delete_folder(folder, ...)
           raise RubyLLM::FileStore::ReadOnlyError, RubyLLM::FileStore.folder(folder) if read_only?
 
+          super
+        end
+
+        def move(path, ...)
+          refuse_if_read_only(path)
           super
         end
 
